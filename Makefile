@@ -1,0 +1,53 @@
+# One-command set-up: every target installs what is missing, then does its job.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+# Debian packages: Cairo/Pango headers to build manimpango, LaTeX for MathTex.
+APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev fonts-dejavu-core \
+	texlive-latex-base texlive-latex-recommended texlive-latex-extra \
+	texlive-fonts-recommended dvisvgm
+
+.PHONY: help system setup test lint lecture preview bench clean
+
+help:
+	@echo "make lecture  - install what is missing, render the lecture at 1080p"
+	@echo "make test     - install what is missing, run ruff, mypy and every test"
+	@echo "make preview  - low-quality (480p15) render of the lecture"
+	@echo "make bench    - print render-speed figures"
+	@echo "make clean    - remove rendered media"
+
+system:
+	@tools/ensure_system.sh $(APT_PACKAGES)
+
+$(STAMP): pyproject.toml | system
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo ">> installing Python packages into $(VENV)"
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[test]"
+	@touch $@
+
+setup: system $(STAMP)
+
+lint: setup
+	$(BIN)/ruff check attnmath scenes tests bench
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/python -m pytest
+
+lecture: setup
+	$(BIN)/python -m scenes build --quality h
+
+preview: setup
+	$(BIN)/python -m scenes build --quality l
+
+bench: setup
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf media/videos media/images media/Tex media/texts media/lecture media/partial_movie_files
