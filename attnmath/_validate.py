@@ -51,9 +51,7 @@ def as_float_array(x: Any, name: str, *, min_ndim: int = 0) -> FloatArray:
             f"{name} must be a real numeric array, got dtype {arr.dtype} (from {type(x).__name__})"
         )
     if arr.ndim < min_ndim:
-        raise ValueError(
-            f"{name} must have at least {min_ndim} dimension(s), got shape {arr.shape}"
-        )
+        raise ValueError(f"{name} must have at least {min_ndim} dimension(s), got shape {arr.shape}")
     return arr.astype(np.float64, copy=False)
 
 
@@ -61,9 +59,7 @@ def as_bool_array(x: Any, name: str) -> NDArray[np.bool_]:
     """Convert ``x`` to a boolean array, rejecting anything that is not boolean."""
     arr = np.asarray(x)
     if arr.dtype.kind != "b":
-        raise TypeError(
-            f"{name} must be a boolean array (True = may attend), got dtype {arr.dtype}"
-        )
+        raise TypeError(f"{name} must be a boolean array (True = may attend), got dtype {arr.dtype}")
     return arr
 
 

@@ -97,9 +97,7 @@ def test_optimum_beats_random_points_of_the_simplex(s, tau, seed):
 @pytest.mark.parametrize("tau", [0.005, 0.05, 0.3, 1.0, 10.0, 100.0])
 def test_solver_lands_on_softmax(tau):
     np.testing.assert_allclose(solve_retrieval(S, tau), softmax(S, tau), atol=1e-9)
-    np.testing.assert_allclose(
-        solve_retrieval(S, tau, prior=PRIOR), softmax(S, tau, prior=PRIOR), atol=1e-9
-    )
+    np.testing.assert_allclose(solve_retrieval(S, tau, prior=PRIOR), softmax(S, tau, prior=PRIOR), atol=1e-9)
 
 
 def test_solver_on_random_problems():

@@ -32,9 +32,7 @@ def test_matches_scipy_for_random_scores():
     rng = np.random.default_rng(0)
     s = rng.normal(size=(5, 9))
     for tau in (0.1, 0.7, 3.0):
-        np.testing.assert_allclose(
-            softmax(s, tau), scipy.special.softmax(s / tau, axis=-1), rtol=1e-12
-        )
+        np.testing.assert_allclose(softmax(s, tau), scipy.special.softmax(s / tau, axis=-1), rtol=1e-12)
 
 
 def test_matches_naive_loop_with_prior():
@@ -53,16 +51,12 @@ def test_tau_zero_is_argmax_with_ties_shared():
 
 
 def test_tau_zero_ties_follow_prior():
-    np.testing.assert_allclose(
-        softmax([3.0, 3.0, 1.0], 0.0, prior=[1.0, 3.0, 5.0]), [0.25, 0.75, 0]
-    )
+    np.testing.assert_allclose(softmax([3.0, 3.0, 1.0], 0.0, prior=[1.0, 3.0, 5.0]), [0.25, 0.75, 0])
 
 
 def test_tau_inf_is_uniform_or_prior():
     np.testing.assert_array_equal(softmax([1.0, 5.0, -2.0, 0.0], np.inf), [0.25] * 4)
-    np.testing.assert_allclose(
-        softmax([1.0, 5.0, -2.0], np.inf, prior=[1, 1, 2]), [0.25, 0.25, 0.5]
-    )
+    np.testing.assert_allclose(softmax([1.0, 5.0, -2.0], np.inf, prior=[1, 1, 2]), [0.25, 0.25, 0.5])
 
 
 def test_limits_are_continuous():

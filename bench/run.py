@@ -1,0 +1,89 @@
+"""Render-speed figures for ``make bench``: seconds of video per wall-clock second.
+
+For each lecture scene at 480p15 and 1080p60, and for the straightforward
+temperature sweep (``bench/naive_sweep.py``) measured in the same run.
+Prints a table; never asserts: goals are read off the numbers.
+
+Usage: python bench/run.py [--qualities l,h] [--scenes A,B]
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import av
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from scenes.lecture import LECTURE  # noqa: E402
+
+
+def video_seconds(path: Path) -> float:
+    with av.open(str(path)) as container:
+        stream = container.streams.video[0]
+        return float(stream.duration * stream.time_base)
+
+
+def render(source: Path, scene: str, quality: str) -> tuple[float, float]:
+    """(wall seconds, video seconds) of one fresh render."""
+    with tempfile.TemporaryDirectory() as media:
+        cmd = [
+            sys.executable,
+            "-m",
+            "manim",
+            "render",
+            f"-q{quality}",
+            "--disable_caching",
+            "--progress_bar",
+            "none",
+            "-v",
+            "WARNING",
+            "--media_dir",
+            media,
+            str(source),
+            scene,
+        ]
+        start = time.perf_counter()
+        subprocess.run(cmd, cwd=REPO, check=True)
+        wall = time.perf_counter() - start
+        video = next(Path(media).glob(f"videos/**/{scene}.mp4"))
+        return wall, video_seconds(video)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--qualities", default="l,h")
+    parser.add_argument("--scenes", default=",".join(c.scene for c in LECTURE))
+    args = parser.parse_args()
+    wanted = set(args.scenes.split(","))
+    jobs = [(c.path, c.scene) for c in LECTURE if c.scene in wanted]
+    jobs.append((REPO / "bench" / "naive_sweep.py", "NaiveTemperatureSweep"))
+    print(f"{'scene':<26} {'quality':<8} {'video s':>8} {'wall s':>8} {'video s / wall s':>17}")
+    factors: dict[tuple[str, str], float] = {}
+    for quality in args.qualities.split(","):
+        for source, scene in jobs:
+            wall, video = render(source, scene, quality)
+            factors[(scene, quality)] = video / wall
+            print(
+                f"{scene:<26} {quality:<8} {video:8.1f} {wall:8.1f} {video / wall:17.2f}",
+                flush=True,
+            )
+    print()
+    for quality in args.qualities.split(","):
+        naive = factors[("NaiveTemperatureSweep", quality)]
+        fast = factors.get(("TemperatureSweep", quality))
+        if fast is not None:
+            print(
+                f"TemperatureSweep vs straightforward at -q{quality}: {fast / naive:.1f}x faster per "
+                f"second of video (goal >= 10x); real-time factor {fast:.2f} (goal >= 2 at -ql)"
+            )
+
+
+if __name__ == "__main__":
+    main()

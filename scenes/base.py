@@ -1,0 +1,54 @@
+"""The base class every lecture scene derives from: title card, captions, summary frame."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from manim import DOWN, UP, FadeIn, FadeOut, Mobject, Scene, VGroup
+
+from scenes import theme
+from scenes.widgets import label
+
+__all__ = ["LectureScene"]
+
+
+class LectureScene(Scene):
+    """A scene of the lecture: one section, a title card, captions on every step.
+
+    Subclasses set ``section`` and ``title`` and write ``construct`` as a
+    storyboard of short named steps.
+    """
+
+    section: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+
+    def show_title_card(self) -> None:
+        """Show the section's title card for about two seconds, then clear it."""
+        heading = label(self.section, color=theme.MUTED, size=theme.BODY_SIZE)
+        name = label(self.title, size=theme.TITLE_SIZE)
+        if name.width > theme.SAFE_RIGHT - theme.SAFE_LEFT:
+            name.scale_to_fit_width(theme.SAFE_RIGHT - theme.SAFE_LEFT)
+        card = VGroup(heading, name).arrange(DOWN, buff=0.35).move_to(0.3 * UP)
+        self.play(
+            FadeIn(card, shift=0.2 * UP),
+            run_time=0.6,
+            subcaption=f"{self.section}: {self.title}",
+            subcaption_duration=theme.TITLE_CARD_SECONDS,
+        )
+        self.wait(theme.TITLE_CARD_SECONDS - 1.0)
+        self.play(FadeOut(card), run_time=0.4)
+
+    def reveal(self, *mobjects: Mobject, caption: str, run_time: float = 1.5, hold: float = 2.0) -> None:
+        """Fade ``mobjects`` in under a caption that stays for the fade and the hold."""
+        self.play(
+            *(FadeIn(m) for m in mobjects),
+            run_time=run_time,
+            subcaption=caption,
+            subcaption_duration=run_time + hold,
+        )
+        self.wait(hold)
+
+    def caption(self, text: str, seconds: float) -> None:
+        """Hold the frame for ``seconds`` with a caption."""
+        self.add_subcaption(text, duration=seconds)
+        self.wait(seconds)

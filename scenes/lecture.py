@@ -1,0 +1,68 @@
+"""The lecture's scenes in order: adding a scene to the lecture is one entry here."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from manim import Scene
+
+__all__ = ["Clip", "LECTURE", "load_scene", "find_clip"]
+
+SCENES_DIR = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Clip:
+    """One scene of the lecture.
+
+    Attributes
+    ----------
+    scene : str
+        Scene class name (what ``manim`` is told to render).
+    module : str
+        Module file stem under ``scenes/``.
+    section : str
+        Section number in the lecture text ("0" for the title).
+    title : str
+        Human title, shown in listings and the manifest.
+    """
+
+    scene: str
+    module: str
+    section: str
+    title: str
+
+    @property
+    def path(self) -> Path:
+        """The scene's source file."""
+        return SCENES_DIR / f"{self.module}.py"
+
+
+LECTURE: tuple[Clip, ...] = (
+    Clip(
+        "TemperatureSweep",
+        "s3_softmax_temperature",
+        "3",
+        "Softmax is the entropy-regularised retrieval rule",
+    ),
+)
+
+
+def load_scene(clip: Clip) -> type[Scene]:
+    """Import the scene class of ``clip``."""
+    module = importlib.import_module(f"scenes.{clip.module}")
+    scene = getattr(module, clip.scene)
+    if not (isinstance(scene, type) and issubclass(scene, Scene)):
+        raise TypeError(f"scenes.{clip.module}.{clip.scene} is not a manim Scene")
+    return scene
+
+
+def find_clip(name: str) -> Clip:
+    """The clip whose scene is called ``name``; a clear error listing the names otherwise."""
+    for clip in LECTURE:
+        if clip.scene == name:
+            return clip
+    names = ", ".join(c.scene for c in LECTURE)
+    raise KeyError(f"unknown scene {name!r}; the lecture has: {names}")

@@ -1,0 +1,360 @@
+"""Render lecture clips with the manim CLI in worker processes, and publish them atomically.
+
+Each clip renders into its own work folder (``media/.work/<variant>/<scene>``)
+with manim's partial-movie cache disabled; only a finished file is moved, with
+``os.replace``, to its published path. A render killed half-way therefore never
+leaves a truncated file where a user or the build looks, and the next run
+starts that clip's work folder afresh.
+
+Whether a published clip is up to date is decided from a hash of its inputs
+(the scene's source, the shared scene modules, ``attnmath``, ``manim.cfg``, the
+render options and the manim version), recorded beside the output.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from scenes.lecture import LECTURE, Clip
+
+__all__ = [
+    "QUALITIES",
+    "FORMATS",
+    "RenderOptions",
+    "RenderResult",
+    "RenderError",
+    "clip_inputs_hash",
+    "render_clips",
+    "check_latex",
+]
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_MODULES = ("theme", "widgets", "base", "lecture")
+
+# quality flag -> manim's output folder name
+QUALITIES = {"l": "480p15", "m": "720p30", "h": "1080p60", "p": "1440p60", "k": "2160p60"}
+FORMATS = ("mp4", "webm", "gif")
+
+
+class RenderError(RuntimeError):
+    """A clip failed to render; the message says which and where its log is."""
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """How to render: manim quality letter, container format, alpha channel."""
+
+    quality: str = "l"
+    fmt: str = "mp4"
+    transparent: bool = False
+
+    def __post_init__(self) -> None:
+        if self.quality not in QUALITIES:
+            raise ValueError(f"quality must be one of {', '.join(QUALITIES)}, got {self.quality!r}")
+        if self.fmt not in FORMATS:
+            raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {self.fmt!r}")
+        if self.transparent and self.fmt == "mp4":
+            raise ValueError("--transparent needs --format webm (mp4/h264 has no alpha channel)")
+
+    @property
+    def resolution(self) -> str:
+        """Manim's folder name for the quality, e.g. ``480p15``."""
+        return QUALITIES[self.quality]
+
+    @property
+    def variant(self) -> str:
+        """A folder name unique to this combination of options."""
+        return f"{self.resolution}-{self.fmt}" + ("-alpha" if self.transparent else "")
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    """A published clip."""
+
+    clip: Clip
+    video: Path
+    captions: Path | None
+    rendered: bool  # False when it was already up to date
+    seconds: float
+
+
+def check_latex() -> None:
+    """Raise :class:`RenderError` with the install line when LaTeX is missing."""
+    missing = [tool for tool in ("latex", "dvisvgm") if shutil.which(tool) is None]
+    if missing:
+        raise RenderError(
+            f"LaTeX is missing ({', '.join(missing)} not found): run `make setup` as root, or "
+            "apt-get install --no-install-recommends texlive-latex-base texlive-latex-recommended "
+            "texlive-latex-extra texlive-fonts-recommended dvisvgm"
+        )
+
+
+def ensure_writable(folder: Path) -> None:
+    """Create ``folder`` and prove it writable, or raise :class:`RenderError` saying so."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".write-probe"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise RenderError(
+            f"cannot write to {folder} ({exc.strerror}): choose another --media-dir or fix its permissions"
+        ) from None
+
+
+def _scene_dependencies(clip: Clip) -> list[Path]:
+    """The clip's own module and the scene modules it imports, recursively."""
+    seen: dict[str, Path] = {}
+    todo = [clip.module, *SHARED_MODULES]
+    while todo:
+        name = todo.pop()
+        path = REPO / "scenes" / f"{name}.py"
+        if name in seen or not path.exists():
+            continue
+        seen[name] = path
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("scenes."):
+                todo.append(node.module.split(".", 1)[1])
+    return sorted(seen.values())
+
+
+def clip_inputs_hash(clip: Clip, options: RenderOptions, extra: str = "") -> str:
+    """SHA-256 over everything that can change the clip's pixels or captions."""
+    import manim
+
+    digest = hashlib.sha256()
+    files = [
+        *_scene_dependencies(clip),
+        *sorted((REPO / "attnmath").glob("*.py")),
+        REPO / "manim.cfg",
+    ]
+    for path in files:
+        digest.update(str(path.relative_to(REPO)).encode())
+        digest.update(path.read_bytes())
+    digest.update(f"{options.variant}|manim {manim.__version__}|{extra}".encode())
+    return digest.hexdigest()
+
+
+def published_paths(clip: Clip, options: RenderOptions, out_dir: Path) -> tuple[Path, Path, Path]:
+    """(video, captions, inputs-hash) paths of a clip under ``out_dir``."""
+    index = LECTURE.index(clip) if clip in LECTURE else 0
+    stem = out_dir / f"{index:02d}-{clip.scene}"
+    return (
+        stem.with_suffix(f".{options.fmt}"),
+        stem.with_suffix(".srt"),
+        stem.with_suffix(".inputs"),
+    )
+
+
+def is_up_to_date(clip: Clip, options: RenderOptions, out_dir: Path, extra: str = "") -> bool:
+    """True when the published clip exists and was made from the current inputs."""
+    video, _, stamp = published_paths(clip, options, out_dir)
+    return (
+        video.exists()
+        and stamp.exists()
+        and stamp.read_text().strip() == clip_inputs_hash(clip, options, extra)
+    )
+
+
+def _manim_command(clip: Clip, options: RenderOptions, work: Path) -> list[str]:
+    cmd = [
+        sys.executable,
+        "-m",
+        "manim",
+        "render",
+        f"-q{options.quality}",
+        "--disable_caching",
+        "--media_dir",
+        str(work),
+        "--format",
+        options.fmt,
+        "--progress_bar",
+        "none",
+        "-v",
+        "INFO",
+    ]
+    if options.transparent:
+        cmd.append("--transparent")
+    return [*cmd, str(clip.path), clip.scene]
+
+
+def _find_output(work: Path, clip: Clip, options: RenderOptions) -> Path:
+    matches = sorted(work.glob(f"videos/{clip.module}/*/{clip.scene}.{options.fmt}"))
+    if not matches:
+        raise RenderError(f"{clip.scene}: manim finished but wrote no .{options.fmt} under {work}")
+    return matches[0]
+
+
+def _publish(src: Path, dst: Path) -> None:
+    """Copy ``src`` next to ``dst`` under a temporary name, then rename it into place."""
+    tmp = dst.with_name(f".{dst.name}.partial")
+    shutil.copyfile(src, tmp)
+    os.replace(tmp, dst)
+
+
+Progress = Callable[[Clip, str], None]
+
+
+def render_clip(
+    clip: Clip,
+    options: RenderOptions,
+    out_dir: Path,
+    *,
+    extra: str = "",
+    force: bool = False,
+    progress: Progress | None = None,
+    env: dict[str, str] | None = None,
+) -> RenderResult:
+    """Render one clip (unless up to date) and publish it under ``out_dir``."""
+    video, captions, stamp = published_paths(clip, options, out_dir)
+    start = time.monotonic()
+    if not force and is_up_to_date(clip, options, out_dir, extra):
+        return RenderResult(clip, video, captions if captions.exists() else None, False, 0.0)
+    work = out_dir.parent / ".work" / options.variant / clip.scene
+    shutil.rmtree(work, ignore_errors=True)  # whatever a killed run left
+    work.mkdir(parents=True)
+    log_path = work / "manim.log"
+    _run_manim(clip, options, work, log_path, progress, env)
+    src = _find_output(work, clip, options)
+    stamp.unlink(missing_ok=True)  # the old stamp must not vouch for a half-published clip
+    _publish(src, video)
+    srt = src.with_suffix(".srt")
+    if srt.exists():
+        _publish(srt, captions)
+    _publish_text(stamp, clip_inputs_hash(clip, options, extra))
+    shutil.rmtree(work, ignore_errors=True)
+    return RenderResult(clip, video, captions if captions.exists() else None, True, time.monotonic() - start)
+
+
+def _publish_text(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.partial")
+    tmp.write_text(text + "\n")
+    os.replace(tmp, path)
+
+
+ANIMATION_LINE = re.compile(r"Animation (\d+)")
+
+
+def _run_manim(
+    clip: Clip,
+    options: RenderOptions,
+    work: Path,
+    log_path: Path,
+    progress: Progress | None,
+    env: dict[str, str] | None,
+) -> None:
+    cmd = _manim_command(clip, options, work)
+    with (
+        log_path.open("w") as log,
+        subprocess.Popen(
+            cmd,
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, **(env or {}), "COLUMNS": "200"},
+        ) as proc,
+    ):
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            log.write(line)
+            match = ANIMATION_LINE.search(line)
+            if match and progress is not None:
+                progress(clip, f"animation {int(match.group(1)) + 1}")
+        code = proc.wait()
+    if code != 0:
+        tail = "".join(log_path.read_text().splitlines(keepends=True)[-15:])
+        raise RenderError(f"{clip.scene}: manim exited with {code}; log: {log_path}\n{tail}")
+
+
+def render_clips(
+    clips: Sequence[Clip],
+    options: RenderOptions,
+    out_dir: Path,
+    *,
+    jobs: int | None = None,
+    extra: str = "",
+    force: bool = False,
+    stream=None,
+) -> list[RenderResult]:
+    """Render ``clips`` in ``jobs`` parallel manim processes, reporting progress on ``stream``."""
+    stream = stream or sys.stderr
+    check_latex()
+    ensure_writable(out_dir)
+    board = _ProgressBoard(clips, stream)
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = [
+            pool.submit(_render_reporting, clip, options, out_dir, extra, force, board) for clip in clips
+        ]
+        results = [f.result() for f in futures]
+    board.finish()
+    return results
+
+
+def _render_reporting(
+    clip: Clip,
+    options: RenderOptions,
+    out_dir: Path,
+    extra: str,
+    force: bool,
+    board: _ProgressBoard,
+) -> RenderResult:
+    board.update(clip, "rendering")
+    try:
+        result = render_clip(clip, options, out_dir, extra=extra, force=force, progress=board.update)
+    except Exception:
+        board.update(clip, "FAILED")
+        raise
+    board.done(clip, result)
+    return result
+
+
+class _ProgressBoard:
+    """Per-clip and overall progress lines; a line per change, rate-limited per clip."""
+
+    def __init__(self, clips: Sequence[Clip], stream) -> None:
+        self.total = len(clips)
+        self.finished = 0
+        self.stream = stream
+        self.lock = threading.Lock()
+        self.last: dict[str, float] = {}
+        self.start = time.monotonic()
+
+    def _print(self, text: str) -> None:
+        elapsed = time.monotonic() - self.start
+        print(
+            f"[{self.finished}/{self.total} done, {elapsed:5.1f}s] {text}",
+            file=self.stream,
+            flush=True,
+        )
+
+    def update(self, clip: Clip, status: str) -> None:
+        with self.lock:
+            now = time.monotonic()
+            if status.startswith("animation") and now - self.last.get(clip.scene, 0.0) < 2.0:
+                return
+            self.last[clip.scene] = now
+            self._print(f"{clip.scene}: {status}")
+
+    def done(self, clip: Clip, result: RenderResult) -> None:
+        with self.lock:
+            self.finished += 1
+            what = f"rendered in {result.seconds:.1f}s" if result.rendered else "up to date"
+            self._print(f"{clip.scene}: {what} -> {result.video}")
+
+    def finish(self) -> None:
+        with self.lock:
+            self._print("all clips ready")

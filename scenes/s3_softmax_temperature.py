@@ -1,0 +1,348 @@
+"""Section 3: softmax is the unique entropy-regularised retrieval rule.
+
+Render with ``manim -qh scenes/s3_softmax_temperature.py TemperatureSweep``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Create,
+    FadeIn,
+    FadeOut,
+    Mobject,
+    ReplacementTransform,
+    Transform,
+    ValueTracker,
+    VGroup,
+    linear,
+)
+
+from attnmath import SweepResult, classify_regime, softmax, solve_retrieval, temperature_sweep
+from scenes import theme
+from scenes.base import LectureScene
+from scenes.widgets import BarPanel, LogSlider, Readout, fit_width, label, math
+
+__all__ = ["TemperatureSweep"]
+
+ROLE_TEX = {"s_i": theme.SCORE, "a_i": theme.WEIGHT, "r_i": theme.PRIOR}
+OBJECTIVE_Y = 3.05
+PANEL_X, PANEL_Y = 3.45, 0.55
+PANEL_WIDTH, PANEL_HEIGHT = 5.6, 2.2
+READOUT_Y = -1.55
+SLIDER_Y = -2.55
+REGIME_TEXT = {
+    "argmax": "argmax regime",
+    "intermediate": "intermediate regime",
+    "uniform": "uniform regime",
+}
+
+
+class TemperatureSweep(LectureScene):
+    """The retrieval distribution a = softmax(s / tau) as tau sweeps from 0.01 to 100."""
+
+    section = "Section 3"
+    title = "Softmax is the entropy-regularised retrieval rule"
+
+    scores: ClassVar[tuple[float, ...]] = (
+        1.2,
+        0.4,
+        2.6,
+        1.9,
+        0.8,
+        3.0,
+        1.5,
+        0.3,
+        2.2,
+        1.0,
+        2.8,
+        0.6,
+    )
+    tau_range: ClassVar[tuple[float, float]] = (0.01, 100.0)
+    # (temperature to stop at, seconds to get there): one stop inside each regime.
+    stops: ClassVar[tuple[tuple[float, float], ...]] = ((0.02, 1.5), (0.6, 4.0), (100.0, 4.5))
+    check_taus: ClassVar[tuple[float, ...]] = (0.1, 0.5, 3.0)
+    coda_tau: ClassVar[float] = 0.6
+    prior_decay: ClassVar[float] = 0.4
+    summary_taus: ClassVar[tuple[float, ...]] = (0.01, 0.6, 100.0)
+
+    def construct(self) -> None:
+        """Storyboard of the section."""
+        self.s = np.asarray(self.scores, dtype=float)
+        self.prior: np.ndarray | None = None
+        self.show_title_card()
+        self.show_objective()
+        self.show_scores()
+        self.show_weights()
+        self.sweep_temperature()
+        self.compare_with_optimiser()
+        self.show_prior_coda()
+        self.show_summary()
+
+    # --- state -------------------------------------------------------------
+    def current(self) -> SweepResult:
+        """Attnmath's sweep at the slider's temperature (one row)."""
+        return temperature_sweep(self.s, [10 ** self.log_tau.get_value()], prior=self.prior)
+
+    def refresh(self) -> None:
+        """Redraw every live element from attnmath's numbers for the current tau."""
+        sweep = self.current()
+        tau = float(sweep.taus[0])
+        self.weights.set_values(sweep.weights[0])
+        self.slider.set_value(tau)
+        for readout, value in zip(
+            self.readouts,
+            (
+                tau,
+                sweep.entropy[0],
+                sweep.effective_k[0],
+                sweep.expected_score[0],
+                sweep.objective[0],
+            ),
+            strict=True,
+        ):
+            readout.set_value(float(value))
+        self.show_regime(classify_regime(float(sweep.effective_k[0]), self.s.size))
+
+    def show_regime(self, regime: str) -> None:
+        """Make the label of ``regime`` the only visible one."""
+        for name, mob in self.regime_labels.items():
+            mob.set_opacity(1.0 if name == regime and self.regimes_on else 0.0)
+
+    # --- storyboard steps ---------------------------------------------------
+    def show_objective(self) -> None:
+        """The objective softmax maximises, typeset."""
+        self.objective = math(
+            r"J_{\tau}(a) = \mathbb{E}_a[s] + \tau\, H(a)",
+            r"= \sum_i a_i s_i - \tau \sum_i a_i \log a_i",
+            colors=ROLE_TEX,
+        ).move_to(OBJECTIVE_Y * UP)
+        self.reveal(
+            self.objective,
+            caption="Retrieval picks a distribution a over memory items: "
+            "high expected score, but with an entropy bonus weighted by the temperature.",
+            hold=2.5,
+        )
+
+    def show_scores(self) -> None:
+        """The memory items' scores as bars."""
+        title = math(r"\text{scores } s_i", colors=ROLE_TEX, size=theme.READOUT_SIZE)
+        top = 1.1 * float(self.s.max())
+        self.score_panel = BarPanel(
+            self.s,
+            width=PANEL_WIDTH,
+            height=PANEL_HEIGHT,
+            y_range=(min(0.0, float(self.s.min())), top),
+            color=theme.SCORE,
+            title=title,
+        ).shift(PANEL_X * LEFT + PANEL_Y * UP)
+        self.reveal(self.score_panel, caption=f"{self.s.size} memory items, each with a score s_i.", hold=1.0)
+
+    def show_weights(self) -> None:
+        """The weights panel, slider and readouts, wired to attnmath."""
+        tau0 = self.tau_range[0]
+        self.log_tau = ValueTracker(np.log10(tau0))
+        title = math(
+            r"\text{weights } a_i = \mathrm{softmax}(s / \tau)_i",
+            colors=ROLE_TEX,
+            size=theme.READOUT_SIZE,
+        )
+        self.weights = BarPanel(
+            np.zeros(self.s.size),
+            width=PANEL_WIDTH,
+            height=PANEL_HEIGHT,
+            color=theme.WEIGHT,
+            title=title,
+        ).shift(PANEL_X * RIGHT + PANEL_Y * UP)
+        self.slider = LogSlider(*self.tau_range, length=6.0).move_to(SLIDER_Y * UP + 1.9 * LEFT)
+        self.readouts = self.build_readouts()
+        self.regime_labels = {
+            name: self.beside_slider(label(text, color=theme.TEMPERATURE, size=theme.LABEL_SIZE))
+            for name, text in REGIME_TEXT.items()
+        }
+        self.regimes_on = False
+        self.refresh()
+        self.dashboard = VGroup(self.weights, self.slider, self.readouts, *self.regime_labels.values())
+        self.reveal(
+            self.dashboard,
+            caption="On the right, the softmax weights; below, a temperature slider "
+            "on a log scale and live readouts.",
+        )
+        self.dashboard.add_updater(lambda _m: self.refresh())
+
+    def beside_slider(self, mob: Mobject) -> Mobject:
+        """Place ``mob`` in the free space right of the slider, shrunk to fit if needed."""
+        left = self.slider.get_right()[0] + 0.5
+        fit_width(mob, theme.SAFE_RIGHT - left)
+        return mob.move_to([left + mob.width / 2, SLIDER_Y, 0.0])
+
+    def build_readouts(self) -> VGroup:
+        """Readouts for tau, H(a), effective k, E_a[s] and the objective, in two rows."""
+        n = self.s.size
+        first = VGroup(
+            Readout(
+                r"\tau =",
+                self.tau_range[0],
+                decimals=2,
+                widest=self.tau_range[1],
+                color=theme.TEMPERATURE,
+            ),
+            Readout(r"H(a) =", 0.0, decimals=3, widest=np.log(n)),
+            Readout(r"k_{\mathrm{eff}} = e^{H(a)} =", 1.0, decimals=2, widest=n),
+        ).arrange(RIGHT, buff=0.8)
+        second = VGroup(
+            Readout(r"\mathbb{E}_a[s] =", 0.0, decimals=3, widest=float(np.max(np.abs(self.s)))),
+            Readout(r"J_{\tau}(a) =", 0.0, decimals=2, widest=self.max_objective()),
+        ).arrange(RIGHT, buff=0.8)
+        rows = VGroup(first, second).arrange(DOWN, buff=0.22).move_to(READOUT_Y * UP)
+        fit_width(rows, theme.SAFE_RIGHT - theme.SAFE_LEFT)
+        return VGroup(*first, *second)
+
+    def max_objective(self) -> float:
+        """Largest objective the sweep reaches (sets the readout's reserved width)."""
+        return float(np.max(temperature_sweep(self.s, [self.tau_range[1]]).objective))
+
+    def sweep_temperature(self) -> None:
+        """Sweep tau across the three regimes, pausing in each."""
+        self.regimes_on = True
+        captions = {
+            "argmax": "Tiny temperature: all weight on the best item. Entropy 0, effective k = 1.",
+            "intermediate": "In between, several items share the weight; "
+            "effective k counts roughly how many.",
+            "uniform": "Huge temperature: the entropy term wins and the weights go uniform; effective k = N.",
+        }
+        for tau, seconds in self.stops:
+            self.play(self.log_tau.animate.set_value(np.log10(tau)), run_time=seconds, rate_func=linear)
+            regime = classify_regime(float(self.current().effective_k[0]), self.s.size)
+            self.caption(captions[regime], theme.REGIME_PAUSE + 1.8)
+
+    def compare_with_optimiser(self) -> None:
+        """Overlay scipy's numerical maximiser on the softmax at a few temperatures."""
+        self.regimes_on = False
+        self.show_regime("")
+        for i, tau in enumerate(self.check_taus):
+            self.play(self.log_tau.animate.set_value(np.log10(tau)), run_time=1.5)
+            optimum = solve_retrieval(self.s, tau)
+            gap = float(np.max(np.abs(optimum - softmax(self.s, tau))))
+            outline = self.weights.outlines(optimum)
+            note = self.beside_slider(
+                VGroup(
+                    label("hollow bars: scipy optimiser", size=theme.SMALL_SIZE),
+                    label(f"largest gap to softmax: {gap:.1e}", size=theme.SMALL_SIZE),
+                ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+            )
+            text = (
+                "A general-purpose optimiser, maximising the objective directly, "
+                "lands exactly on the softmax."
+                if i == 0
+                else "Same at another temperature."
+            )
+            self.play(
+                Create(outline),
+                FadeIn(note),
+                run_time=1.2,
+                subcaption=text,
+                subcaption_duration=2.6,
+            )
+            self.wait(1.4)
+            self.play(FadeOut(outline), FadeOut(note), run_time=0.5)
+
+    def prior_at(self, strength: float) -> np.ndarray:
+        """Position prior r_i proportional to exp(-strength * decay * distance from the end)."""
+        distance = np.arange(self.s.size)[::-1]
+        r = np.exp(-strength * self.prior_decay * distance)
+        return r / r.sum()
+
+    def show_prior_coda(self) -> None:
+        """A position prior r reshapes the distribution: a_i proportional to r_i exp(s_i / tau)."""
+        self.play(self.log_tau.animate.set_value(np.log10(self.coda_tau)), run_time=1.0)
+        strength = ValueTracker(0.0)
+        self.prior = self.prior_at(0.0)
+        r_max = float(self.prior_at(1.0).max()) * 1.1
+        prior_panel = BarPanel(
+            self.prior,
+            width=PANEL_WIDTH,
+            height=PANEL_HEIGHT,
+            y_range=(0.0, r_max),
+            color=theme.PRIOR,
+            title=math(r"\text{prior } r_i", colors=ROLE_TEX, size=theme.READOUT_SIZE),
+        )
+        prior_panel.move_to(self.score_panel, aligned_edge=DOWN)
+        prior_objective = math(
+            r"a_i \propto r_i\, e^{s_i/\tau}",
+            r"\quad\text{maximises}\quad \mathbb{E}_a[s] - \tau\,\mathrm{KL}(a \,\|\, r)",
+            colors=ROLE_TEX,
+        ).move_to(self.objective)
+        weights_title = math(
+            r"\text{weights } a_i \propto r_i\, e^{s_i/\tau}",
+            colors=ROLE_TEX,
+            size=theme.READOUT_SIZE,
+        ).move_to(self.weights.title)
+        self.play(
+            ReplacementTransform(self.score_panel, prior_panel),
+            ReplacementTransform(self.objective, prior_objective),
+            Transform(self.weights.title, weights_title),
+            run_time=1.5,
+            subcaption="Add a prior r over positions and the entropy bonus becomes a KL penalty "
+            "towards r; the maximiser becomes r_i exp(s_i / tau).",
+            subcaption_duration=4.0,
+        )
+        self.objective, self.score_panel = prior_objective, prior_panel
+        self.wait(2.5)
+
+        def reshape(_m: Mobject) -> None:
+            self.prior = self.prior_at(strength.get_value())
+            prior_panel.set_values(self.prior)
+
+        prior_panel.add_updater(reshape)
+        self.play(
+            strength.animate.set_value(1.0),
+            run_time=4.0,
+            rate_func=linear,
+            subcaption="As the prior leans towards recent positions, weight moves to the later items.",
+            subcaption_duration=5.0,
+        )
+        prior_panel.remove_updater(reshape)
+        self.wait(1.0)
+
+    def show_summary(self) -> None:
+        """A still frame summarising the three regimes (the clip's poster)."""
+        self.dashboard.clear_updaters()
+        self.prior = None
+        objective = math(
+            r"a = \mathrm{softmax}(s/\tau) = \arg\max_a\; \mathbb{E}_a[s] + \tau\, H(a)",
+            colors=ROLE_TEX,
+        ).move_to(OBJECTIVE_Y * UP)
+        minis = VGroup(*(self.mini_panel(tau) for tau in self.summary_taus)).arrange(RIGHT, buff=0.7)
+        minis.move_to(0.3 * DOWN)
+        self.play(
+            FadeOut(self.dashboard),
+            FadeOut(self.score_panel),
+            ReplacementTransform(self.objective, objective),
+            run_time=1.0,
+        )
+        self.play(
+            FadeIn(minis),
+            run_time=1.0,
+            subcaption="One rule, three regimes: the temperature trades relevance against spread.",
+            subcaption_duration=4.0,
+        )
+        self.wait(3.0)
+
+    def mini_panel(self, tau: float) -> VGroup:
+        """Small weights chart at ``tau`` with its regime and effective k."""
+        sweep = temperature_sweep(self.s, [tau])
+        k = float(sweep.effective_k[0])
+        regime = classify_regime(k, self.s.size)
+        panel = BarPanel(sweep.weights[0], width=3.6, height=1.8, color=theme.WEIGHT, show_index=False)
+        caption = VGroup(
+            label(REGIME_TEXT[regime], color=theme.TEMPERATURE, size=theme.LABEL_SIZE),
+            math(rf"\tau = {tau:g},\; k_{{\mathrm{{eff}}}} = {k:.2f}", size=theme.READOUT_SIZE),
+        ).arrange(DOWN, buff=0.15)
+        return VGroup(panel, caption.next_to(panel, DOWN, buff=0.3))

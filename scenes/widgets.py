@@ -1,0 +1,266 @@
+"""Reusable drawing widgets: bar panels, a log slider, numeric readouts, title cards.
+
+Widgets take arrays computed by :mod:`attnmath` and only draw them. Each is
+built once and updated in place (``set_values``, ``set_value``), so a sweep
+never rebuilds axes, labels or TeX inside an updater.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    DecimalNumber,
+    Dot,
+    Line,
+    MathTex,
+    Mobject,
+    Polygon,
+    Rectangle,
+    Text,
+    Triangle,
+    VGroup,
+)
+from numpy.typing import ArrayLike
+
+from scenes import theme
+
+__all__ = ["BarPanel", "LogSlider", "Readout", "label", "math", "format_tick", "fit_width"]
+
+
+def label(text: str, *, color: str = theme.TEXT, size: int = theme.LABEL_SIZE) -> Text:
+    """Plain on-screen text in the lecture font."""
+    return Text(text, font=theme.FONT, font_size=size, color=color)
+
+
+def fit_width(mob: Mobject, width: float) -> Mobject:
+    """Shrink ``mob`` to ``width`` if it is wider (never enlarges)."""
+    if mob.width > width:
+        mob.scale_to_fit_width(width)
+    return mob
+
+
+def math(
+    *tex: str,
+    size: int = theme.MATH_SIZE,
+    color: str = theme.TEXT,
+    colors: dict[str, str] | None = None,
+) -> MathTex:
+    """LaTeX math with role colours: :data:`theme.TEX_COLORS` plus ``colors``.
+
+    ``colors`` maps substrings (e.g. ``"s_i"``) to colours; pick substrings
+    that occur only as whole symbols in ``tex``.
+    """
+    mapping = {**theme.TEX_COLORS, **(colors or {})}
+    return MathTex(*tex, font_size=size, color=color, tex_to_color_map=mapping)
+
+
+class BarPanel(VGroup):
+    """A row of bars over a baseline, one per item, redrawn in place.
+
+    Parameters
+    ----------
+    values : array_like
+        Initial bar heights in data units.
+    width, height : float
+        Size of the plotting box in scene units.
+    y_range : (float, float)
+        Data values at the bottom and top of the box; bars grow from 0.
+    color : str
+        Fill colour (the role's colour).
+    title : Mobject, optional
+        Placed above the box.
+    show_index : bool
+        Number the items 1..N under the baseline.
+    """
+
+    def __init__(
+        self,
+        values: ArrayLike,
+        *,
+        width: float,
+        height: float,
+        y_range: tuple[float, float] = (0.0, 1.0),
+        color: str = theme.WEIGHT,
+        title: Mobject | None = None,
+        show_index: bool = True,
+        fill_ratio: float = 0.7,
+    ) -> None:
+        super().__init__()
+        if y_range[1] <= y_range[0]:
+            raise ValueError(f"y_range must be increasing, got {y_range}")
+        self.n = len(np.asarray(values))
+        self.y_range = y_range
+        self.fill_ratio = fill_ratio
+        self.box = Rectangle(width=width, height=height, stroke_opacity=0.0)
+        zero = self._y(0.0)
+        self.baseline = Line([-width / 2, zero, 0], [width / 2, zero, 0], color=theme.MUTED)
+        self.bars = VGroup(
+            *(
+                Polygon(*self._corners(i, 0.0), color=color, fill_opacity=0.9, stroke_width=1.5)
+                for i in range(self.n)
+            )
+        )
+        self.add(self.box, self.baseline, self.bars)
+        if show_index:
+            # Every item numbered when there is room, else every other one.
+            step = 1 if width / self.n >= 0.55 else 2
+            shown = range(0, self.n, step)
+            self.index_labels = VGroup(
+                *(label(str(i + 1), size=theme.SMALL_SIZE, color=theme.MUTED) for i in shown)
+            )
+            for i, mob in zip(shown, self.index_labels, strict=True):
+                mob.move_to([self._x(i), self.box.get_bottom()[1] - 0.28, 0])
+            self.add(self.index_labels)
+        if title is not None:
+            title.next_to(self.box, UP, buff=0.3)
+            self.title = title
+            self.add(title)
+        self.set_values(values)
+
+    # geometry in the box's current frame (valid after moving or scaling the panel)
+    def _frac_to_point(self, fx: float, fy: float) -> np.ndarray:
+        lo, hi = self.box.get_corner(DOWN + LEFT), self.box.get_corner(UP + RIGHT)
+        return lo + np.array([fx, fy, 0.0]) * (hi - lo)
+
+    def _x(self, i: int) -> float:
+        return float(self._frac_to_point((i + 0.5) / self.n, 0.0)[0])
+
+    def _y(self, v: float) -> float:
+        lo, hi = self.y_range
+        return float(self._frac_to_point(0.0, (np.clip(v, lo, hi) - lo) / (hi - lo))[1])
+
+    def _corners(self, i: int, v: float) -> list[np.ndarray]:
+        half = 0.5 * self.fill_ratio * self.box.width / self.n
+        x, y0, y1 = self._x(i), self._y(0.0), self._y(v)
+        return [
+            np.array(p) for p in ([x - half, y0, 0], [x + half, y0, 0], [x + half, y1, 0], [x - half, y1, 0])
+        ]
+
+    def set_values(self, values: ArrayLike) -> BarPanel:
+        """Redraw every bar at the given heights (data units)."""
+        vals = np.asarray(values, dtype=float)
+        if vals.shape != (self.n,):
+            raise ValueError(f"values must have shape ({self.n},), got {vals.shape}")
+        for i, (bar, v) in enumerate(zip(self.bars, vals, strict=True)):
+            corners = self._corners(i, float(v))
+            bar.set_points_as_corners([*corners, corners[0]])
+        return self
+
+    def outlines(self, values: ArrayLike, *, color: str = theme.TEXT) -> VGroup:
+        """Hollow bars at the given heights, to compare another result with the filled bars."""
+        group = VGroup()
+        for i, v in enumerate(np.asarray(values, dtype=float)):
+            corners = self._corners(i, float(v))
+            group.add(Polygon(*corners, color=color, stroke_width=3, fill_opacity=0.0).scale(1.25))
+        return group
+
+    def top_of(self, i: int, v: float) -> np.ndarray:
+        """Scene point at the top centre of item ``i`` drawn at height ``v``."""
+        return np.array([self._x(i), self._y(v), 0.0])
+
+
+def format_tick(v: float) -> str:
+    """Tick label for a decade: 0.01, 0.1, 1, 10, 100."""
+    return f"{v:g}"
+
+
+class LogSlider(VGroup):
+    r"""A horizontal slider on a log scale with decade ticks and a knob.
+
+    Parameters
+    ----------
+    lo, hi : float
+        Range of the slider (positive).
+    length : float
+        Length in scene units.
+    symbol : str
+        TeX symbol written to the left (``\tau`` or ``\sigma``).
+    """
+
+    def __init__(self, lo: float, hi: float, *, length: float = 8.0, symbol: str = r"\tau") -> None:
+        super().__init__()
+        if not 0 < lo < hi:
+            raise ValueError(f"need 0 < lo < hi, got lo={lo}, hi={hi}")
+        self.log_lo, self.log_hi = np.log10(lo), np.log10(hi)
+        self.line = Line(LEFT * length / 2, RIGHT * length / 2, color=theme.MUTED, stroke_width=4)
+        self.ticks = VGroup()
+        for k in range(int(np.ceil(self.log_lo)), int(np.floor(self.log_hi)) + 1):
+            x = self.value_to_point(10.0**k)
+            tick = Line(x + 0.1 * DOWN, x + 0.1 * UP, color=theme.MUTED)
+            text = label(format_tick(10.0**k), size=theme.SMALL_SIZE, color=theme.MUTED)
+            self.ticks.add(VGroup(tick, text.next_to(tick, DOWN, buff=0.1)))
+        self.symbol = math(symbol).next_to(self.line, LEFT, buff=0.35)
+        self.knob = Dot(radius=0.11, color=theme.TEMPERATURE)
+        self.pointer = Triangle(color=theme.TEMPERATURE, fill_opacity=1.0).scale(0.1).rotate(np.pi)
+        self.add(self.line, self.ticks, self.symbol, self.knob, self.pointer)
+        self.set_value(lo)
+
+    def value_to_point(self, v: float) -> np.ndarray:
+        """Point on the slider's line for value ``v`` (clamped to the range)."""
+        frac = (np.clip(np.log10(v), self.log_lo, self.log_hi) - self.log_lo) / (self.log_hi - self.log_lo)
+        return self.line.point_from_proportion(float(frac))
+
+    def set_value(self, v: float) -> LogSlider:
+        """Move the knob to ``v``."""
+        p = self.value_to_point(v)
+        self.knob.move_to(p)
+        self.pointer.next_to(self.knob, UP, buff=0.05)
+        return self
+
+
+class Readout(VGroup):
+    """A TeX label and a live number with fixed decimals, aligned on its right edge.
+
+    The number only rebuilds when its printed text changes, and fixed decimals
+    with a fixed right edge keep the decimal point still.
+
+    Parameters
+    ----------
+    tex : str
+        Label, e.g. ``r"H(a) ="``.
+    value : float
+        Initial value.
+    decimals : int
+        Decimal places shown.
+    widest : float
+        The widest value expected, to reserve room for the number.
+    """
+
+    def __init__(
+        self,
+        tex: str,
+        value: float,
+        *,
+        decimals: int = 2,
+        widest: float = 100.0,
+        color: str = theme.TEXT,
+        size: int = theme.READOUT_SIZE,
+    ) -> None:
+        super().__init__()
+        self.decimals = decimals
+        self.label = math(tex, size=size, color=color)
+        template = DecimalNumber(widest, num_decimal_places=decimals, font_size=size)
+        self.right_edge = self.label.get_right() + RIGHT * (0.15 + template.width)
+        self.number = DecimalNumber(
+            value, num_decimal_places=decimals, font_size=size, color=color, edge_to_fix=RIGHT
+        )
+        self.number.move_to(self.right_edge, aligned_edge=RIGHT)
+        self.number.match_y(self.label)
+        self.shown = self.text_for(value)
+        self.add(self.label, self.number)
+
+    def text_for(self, value: float) -> str:
+        """The text the readout prints for ``value``."""
+        return f"{value:.{self.decimals}f}"
+
+    def set_value(self, value: float) -> Readout:
+        """Show ``value`` (rebuilds the digits only when the printed text changes)."""
+        text = self.text_for(value)
+        if text != self.shown:
+            self.number.set_value(value)
+            self.shown = text
+        return self

@@ -1,0 +1,112 @@
+"""Shared fixtures for scene tests: an in-process low-quality run of each scene."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from manim import MathTex, Mobject, SingleStringMathTex, Text, tempconfig
+
+from scenes import theme
+from scenes.lecture import LECTURE, Clip, load_scene
+
+REFERENCE_DIR = Path(__file__).parent / "reference"
+
+
+def text_boxes(scene) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """(name, lower-left, upper-right) of each visible top-level text mobject."""
+    boxes = []
+
+    def visit(mob: Mobject) -> None:
+        if isinstance(mob, (Text, MathTex, SingleStringMathTex)):
+            if mob.has_points() or mob.submobjects:
+                opacity = max((m.get_fill_opacity() for m in mob.family_members_with_points()), default=0)
+                if opacity > 0.05:
+                    name = getattr(mob, "text", None) or getattr(mob, "tex_string", type(mob).__name__)
+                    boxes.append((str(name), mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])))
+            return
+        for sub in mob.submobjects:
+            visit(sub)
+
+    for mob in scene.mobjects:
+        visit(mob)
+    return boxes
+
+
+def layout_problems(scene, step: str) -> list[str]:
+    """Text outside the safe area, or two texts overlapping, after one step."""
+    problems = []
+    boxes = text_boxes(scene)
+    eps = 0.02
+    for name, lo, hi in boxes:
+        if (
+            lo[0] < theme.SAFE_LEFT - eps
+            or hi[0] > theme.SAFE_RIGHT + eps
+            or lo[1] < theme.SAFE_BOTTOM - eps
+            or hi[1] > theme.SAFE_TOP + eps
+        ):
+            problems.append(f"{step}: {name!r} leaves the safe area ({lo[:2]} .. {hi[:2]})")
+    for i, (n1, lo1, hi1) in enumerate(boxes):
+        for n2, lo2, hi2 in boxes[i + 1 :]:
+            overlap = np.minimum(hi1, hi2)[:2] - np.maximum(lo1, lo2)[:2]
+            if np.all(overlap > 0.03):
+                problems.append(f"{step}: {n1!r} overlaps {n2!r}")
+    return problems
+
+
+class SceneRun:
+    """A finished in-process dry run of one scene, with what was checked along the way."""
+
+    def __init__(self, clip: Clip, media_dir: Path) -> None:
+        base = load_scene(clip)
+        problems: list[str] = []
+        steps = [0]
+
+        class Checked(base):  # type: ignore[misc, valid-type]
+            def play(self, *args, **kwargs):
+                super().play(*args, **kwargs)
+                steps[0] += 1
+                problems.extend(layout_problems(self, f"{clip.scene} play #{steps[0]}"))
+
+        Checked.__name__ = clip.scene
+        config = {
+            "dry_run": True,
+            "disable_caching": True,
+            "quality": "low_quality",
+            "media_dir": str(media_dir),
+        }
+        with tempconfig(config):
+            self.scene = Checked(skip_animations=True)
+            self.scene.render()
+            self.scene.renderer.update_frame(self.scene)
+            self.last_frame = np.array(self.scene.renderer.get_frame())[..., :3]
+        self.problems = problems
+        self.duration = float(self.scene.time)
+
+
+@pytest.fixture(scope="session")
+def media_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("media")
+
+
+_runs: dict[str, SceneRun] = {}
+
+
+@pytest.fixture(params=LECTURE, ids=[c.scene for c in LECTURE])
+def scene_run(request, media_dir) -> SceneRun:
+    clip: Clip = request.param
+    if clip.scene not in _runs:
+        _runs[clip.scene] = SceneRun(clip, media_dir)
+    return _runs[clip.scene]
+
+
+@pytest.fixture
+def scene_run_for_render(media_dir) -> SceneRun:
+    """The in-process run of the scene that the render tests render."""
+    from scenes.lecture import find_clip
+
+    clip = find_clip("TemperatureSweep")
+    if clip.scene not in _runs:
+        _runs[clip.scene] = SceneRun(clip, media_dir)
+    return _runs[clip.scene]

@@ -1,0 +1,52 @@
+"""Every scene of the lecture constructs, keeps its text on screen, and matches its reference frame."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from tests.scenes.conftest import REFERENCE_DIR
+
+
+def test_scene_constructs_and_has_a_sensible_length(scene_run):
+    assert 10.0 < scene_run.duration < 180.0
+
+
+def test_text_stays_in_the_safe_area_and_never_overlaps(scene_run):
+    assert scene_run.problems == []
+
+
+def test_last_frame_matches_reference(scene_run):
+    name = type(scene_run.scene).__name__
+    path = REFERENCE_DIR / f"{name}.png"
+    frame = scene_run.last_frame
+    if os.environ.get("UPDATE_REFERENCES") == "1":
+        Image.fromarray(frame).save(path, optimize=True)
+    if not path.exists():
+        pytest.fail(f"no reference frame {path}; run UPDATE_REFERENCES=1 make test to create it")
+    reference = np.asarray(Image.open(path).convert("RGB"))
+    assert frame.shape == reference.shape
+    diff = np.abs(frame.astype(int) - reference.astype(int))
+    # Tolerant to anti-aliasing differences, not to anything moving or changing colour.
+    assert diff.mean() < 1.0, f"mean pixel difference {diff.mean():.3f}"
+    assert np.mean(diff.max(axis=-1) > 40) < 0.002, "more than 0.2% of pixels changed visibly"
+
+
+def test_last_frame_is_not_blank(scene_run):
+    frame = scene_run.last_frame.astype(float)
+    assert frame.std() > 5.0
+
+
+def test_layout_checker_catches_offscreen_and_overlapping_text():
+    from manim import RIGHT, Scene, Text
+
+    from tests.scenes.conftest import layout_problems
+
+    scene = Scene()
+    scene.add(Text("far right").move_to(6.8 * RIGHT), Text("a"), Text("b"))
+    problems = layout_problems(scene, "synthetic")
+    assert any("leaves the safe area" in p for p in problems)
+    assert any("overlaps" in p for p in problems)
