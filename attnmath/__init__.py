@@ -3,6 +3,7 @@
 This package never imports manim: scenes draw what it computes.
 """
 
+from attnmath.kernels import KERNELS, kernel_weights, loo_cv_error, nadaraya_watson, squared_distances
 from attnmath.retrieval import (
     REGIMES,
     SweepResult,
@@ -11,6 +12,13 @@ from attnmath.retrieval import (
     retrieval_objective,
     solve_retrieval,
     temperature_sweep,
+)
+from attnmath.similarity import (
+    SimilarityFit,
+    attention_weights,
+    fit_similarity,
+    gaussian_as_dot_product,
+    position_features,
 )
 from attnmath.softmax import check_distribution, effective_k, entropy, softmax
 
@@ -26,4 +34,14 @@ __all__ = [
     "SweepResult",
     "classify_regime",
     "REGIMES",
+    "KERNELS",
+    "kernel_weights",
+    "nadaraya_watson",
+    "loo_cv_error",
+    "squared_distances",
+    "attention_weights",
+    "fit_similarity",
+    "SimilarityFit",
+    "gaussian_as_dot_product",
+    "position_features",
 ]
