@@ -3,7 +3,15 @@
 This package never imports manim: scenes draw what it computes.
 """
 
-from attnmath.kernels import KERNELS, kernel_weights, loo_cv_error, nadaraya_watson, squared_distances
+from attnmath.datasets import noisy_sine
+from attnmath.kernels import (
+    KERNELS,
+    kernel_profile,
+    kernel_weights,
+    loo_cv_error,
+    nadaraya_watson,
+    squared_distances,
+)
 from attnmath.retrieval import (
     REGIMES,
     SweepResult,
@@ -36,6 +44,7 @@ __all__ = [
     "REGIMES",
     "KERNELS",
     "kernel_weights",
+    "kernel_profile",
     "nadaraya_watson",
     "loo_cv_error",
     "squared_distances",
@@ -44,4 +53,5 @@ __all__ = [
     "SimilarityFit",
     "gaussian_as_dot_product",
     "position_features",
+    "noisy_sine",
 ]

@@ -17,7 +17,14 @@ import numpy as np
 from attnmath._validate import FloatArray, as_float_array
 from attnmath.softmax import softmax
 
-__all__ = ["KERNELS", "kernel_weights", "nadaraya_watson", "loo_cv_error", "squared_distances"]
+__all__ = [
+    "KERNELS",
+    "kernel_profile",
+    "kernel_weights",
+    "nadaraya_watson",
+    "loo_cv_error",
+    "squared_distances",
+]
 
 KERNELS = ("gaussian", "boxcar", "epanechnikov")
 
@@ -133,6 +140,40 @@ def kernel_weights(queries: Any, keys: Any, bandwidth: Any, *, kernel: str = "ga
     d2 = squared_distances(queries, keys)
     bw = _check_bandwidth(bandwidth)
     return _weights_from_d2(d2, bw, _check_kernel(kernel))
+
+
+def kernel_profile(points: Any, centre: float, bandwidth: Any, *, kernel: str = "gaussian") -> FloatArray:
+    r"""Unnormalised kernel :math:`K(c, x)` at scalar ``points`` around ``centre``, peak 1.
+
+    Parameters
+    ----------
+    points : array_like
+        Scalar positions, shape (P,).
+    centre : float
+        The query position.
+    bandwidth : float or array_like
+        :math:`\sigma`; a 1-D array gives shape (B, P).
+    kernel : str
+        See :func:`kernel_weights`.
+
+    Returns
+    -------
+    ndarray
+        Shape (P,) or (B, P), values in [0, 1].
+
+    Examples
+    --------
+    >>> kernel_profile([0.0, 1.0], 0.0, 1.0).round(4)
+    array([1.    , 0.6065])
+    """
+    d2 = squared_distances(points, [centre])[:, 0]  # (P,)
+    bw = _check_bandwidth(bandwidth)
+    sigma = bw.reshape(bw.shape + (1,))
+    with np.errstate(over="ignore", under="ignore"):  # limits: a spike at the centre, or flat
+        u2 = (np.sqrt(d2) / sigma) ** 2
+        if _check_kernel(kernel) == "gaussian":
+            return np.exp(-0.5 * u2)
+    return (u2 <= 1.0).astype(float) if kernel == "boxcar" else np.clip(1.0 - u2, 0.0, None)
 
 
 def _as_values(values: Any, n: int) -> FloatArray:

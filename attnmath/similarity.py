@@ -137,7 +137,9 @@ class SimilarityFit:
 
     def weights(self, queries: Any, keys: Any) -> FloatArray:
         """Attention weights (Q, N) of scalar queries over scalar keys."""
-        return attention_weights(position_features(queries), position_features(keys), self.w_q, self.w_k, tau=1.0)
+        return attention_weights(
+            position_features(queries), position_features(keys), self.w_q, self.w_k, tau=1.0
+        )
 
 
 def _loo_attention_loss(theta: FloatArray, feats: FloatArray, y: FloatArray, rank: int) -> float:
@@ -149,7 +151,9 @@ def _loo_attention_loss(theta: FloatArray, feats: FloatArray, y: FloatArray, ran
     return float(np.mean((w @ y - y) ** 2))
 
 
-def fit_similarity(keys: Any, values: Any, *, rank: int = 2, seed: int = 0, restarts: int = 4) -> SimilarityFit:
+def fit_similarity(
+    keys: Any, values: Any, *, rank: int = 2, seed: int = 0, restarts: int = 4
+) -> SimilarityFit:
     r"""Learn :math:`W_Q, W_K` by minimising the leave-one-out error of attention regression.
 
     Scalar keys are lifted to :func:`position_features`, the keys also serve as
@@ -216,7 +220,11 @@ def _unstandardize(theta: FloatArray, rank: int, mean: float, scale: float) -> t
     """Fold the standardisation z = (x - mean) / scale into the projections (phi is quadratic in x)."""
     # phi(z) = A phi(x) with z = (x - m)/s, z^2 = (x^2 - 2 m x + m^2)/s^2.
     a = np.array(
-        [[1 / scale, 0.0, -mean / scale], [-2 * mean / scale**2, 1 / scale**2, mean**2 / scale**2], [0.0, 0.0, 1.0]]
+        [
+            [1 / scale, 0.0, -mean / scale],
+            [-2 * mean / scale**2, 1 / scale**2, mean**2 / scale**2],
+            [0.0, 0.0, 1.0],
+        ]
     )
     w_q = a.T @ theta[: 3 * rank].reshape(3, rank)
     w_k = a.T @ theta[3 * rank :].reshape(3, rank)

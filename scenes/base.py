@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from manim import DOWN, UP, FadeIn, FadeOut, Mobject, Scene, VGroup
@@ -47,6 +48,19 @@ class LectureScene(Scene):
             subcaption_duration=run_time + hold,
         )
         self.wait(hold)
+
+    def go_live(self, group: VGroup, refresh: Callable[[], None]) -> None:
+        """Redraw ``group`` with ``refresh()`` on every frame from now on.
+
+        During ``play()`` manim draws every mobject without an updater into a
+        frozen background image, so everything ``refresh`` changes must belong
+        to ``group``, and ``group`` itself (not loose copies of its members) must
+        be in the scene. This puts it there and attaches the updater.
+        """
+        self.remove(*group.submobjects)
+        self.add(group)
+        group.clear_updaters()
+        group.add_updater(lambda _m: refresh())
 
     def caption(self, text: str, seconds: float) -> None:
         """Hold the frame for ``seconds`` with a caption."""

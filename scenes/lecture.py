@@ -41,6 +41,13 @@ class Clip:
 
 
 LECTURE: tuple[Clip, ...] = (
+    Clip("FixedVsQueryWeights", "s1_fixed_vs_query", "1", "Fixed and query-dependent weights"),
+    Clip(
+        "KernelRegressionCollapse",
+        "s2_kernel_regression",
+        "2",
+        "Attention as Nadaraya-Watson kernel regression",
+    ),
     Clip(
         "TemperatureSweep",
         "s3_softmax_temperature",

@@ -174,7 +174,7 @@ class TemperatureSweep(LectureScene):
             caption="On the right, the softmax weights; below, a temperature slider "
             "on a log scale and live readouts.",
         )
-        self.dashboard.add_updater(lambda _m: self.refresh())
+        self.go_live(self.dashboard, self.refresh)
 
     def beside_slider(self, mob: Mobject) -> Mobject:
         """Place ``mob`` in the free space right of the slider, shrunk to fit if needed."""

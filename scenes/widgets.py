@@ -75,6 +75,11 @@ class BarPanel(VGroup):
         Placed above the box.
     show_index : bool
         Number the items 1..N under the baseline.
+    fill_ratio : float
+        Fraction of each slot the bar fills.
+    positions : array_like, optional
+        Bar centres as fractions of the width (e.g. data x-positions), instead
+        of evenly spaced slots.
     """
 
     def __init__(
@@ -88,6 +93,7 @@ class BarPanel(VGroup):
         title: Mobject | None = None,
         show_index: bool = True,
         fill_ratio: float = 0.7,
+        positions: ArrayLike | None = None,
     ) -> None:
         super().__init__()
         if y_range[1] <= y_range[0]:
@@ -95,6 +101,16 @@ class BarPanel(VGroup):
         self.n = len(np.asarray(values))
         self.y_range = y_range
         self.fill_ratio = fill_ratio
+        # Bar centres as fractions of the width: evenly spaced slots unless given.
+        if positions is None:
+            self.centres = (np.arange(self.n) + 0.5) / self.n
+            self.bar_width = fill_ratio / self.n
+        else:
+            self.centres = np.asarray(positions, dtype=float)
+            gaps = np.diff(np.sort(self.centres))
+            # As wide as the closest pair allows, but never thinner than a hairline.
+            closest = float(gaps.min()) if gaps.size else 1.0
+            self.bar_width = fill_ratio * min(max(closest, 0.4 / self.n), 1.0 / self.n)
         self.box = Rectangle(width=width, height=height, stroke_opacity=0.0)
         zero = self._y(0.0)
         self.baseline = Line([-width / 2, zero, 0], [width / 2, zero, 0], color=theme.MUTED)
@@ -127,14 +143,14 @@ class BarPanel(VGroup):
         return lo + np.array([fx, fy, 0.0]) * (hi - lo)
 
     def _x(self, i: int) -> float:
-        return float(self._frac_to_point((i + 0.5) / self.n, 0.0)[0])
+        return float(self._frac_to_point(self.centres[i], 0.0)[0])
 
     def _y(self, v: float) -> float:
         lo, hi = self.y_range
         return float(self._frac_to_point(0.0, (np.clip(v, lo, hi) - lo) / (hi - lo))[1])
 
     def _corners(self, i: int, v: float) -> list[np.ndarray]:
-        half = 0.5 * self.fill_ratio * self.box.width / self.n
+        half = 0.5 * self.bar_width * self.box.width
         x, y0, y1 = self._x(i), self._y(0.0), self._y(v)
         return [
             np.array(p) for p in ([x - half, y0, 0], [x + half, y0, 0], [x + half, y1, 0], [x - half, y1, 0])

@@ -156,3 +156,26 @@ def test_loo_error_has_an_interior_minimum():
 def test_bad_input_names_the_argument(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_kernel_profile_matches_naive_kernel(kernel):
+    from attnmath import kernel_profile
+
+    pts = np.linspace(-1, 1, 9)
+    got = kernel_profile(pts, 0.2, 0.5, kernel=kernel)
+    np.testing.assert_allclose(got, [naive_kernel(((p - 0.2) / 0.5) ** 2, kernel) for p in pts])
+    assert kernel_profile(pts, 0.2, [0.5, 1.0], kernel=kernel).shape == (2, 9)
+
+
+def test_noisy_sine_is_seeded_and_sorted():
+    from attnmath import noisy_sine
+
+    x1, y1 = noisy_sine(12, seed=5)
+    x2, y2 = noisy_sine(12, seed=5)
+    np.testing.assert_array_equal(y1, y2)
+    assert np.all(np.diff(x1) > 0)
+    x0, y0 = noisy_sine(12, noise=0.0, seed=5)
+    np.testing.assert_allclose(y0, np.sin(2 * np.pi * x0))
+    with pytest.raises(ValueError, match="noise must be >= 0"):
+        noisy_sine(3, noise=-1.0)

@@ -67,7 +67,10 @@ def test_position_features():
 @pytest.mark.parametrize(
     ("call", "match"),
     [
-        (lambda: attention_weights([[1.0, 2.0]], [[1.0, 2.0]], np.ones((3, 2)), np.ones((2, 2))), "do not chain"),
+        (
+            lambda: attention_weights([[1.0, 2.0]], [[1.0, 2.0]], np.ones((3, 2)), np.ones((2, 2))),
+            "do not chain",
+        ),
         (lambda: fit_similarity([1.0, 2.0], [1.0, 2.0]), "length >= 3"),
         (lambda: fit_similarity(X, Y[:-1]), "equal length"),
         (lambda: fit_similarity(X, Y, rank=0), "rank must be >= 1"),

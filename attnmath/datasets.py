@@ -1,0 +1,39 @@
+"""Small seeded example data sets the scenes draw."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnmath._validate import FloatArray, check_int
+
+__all__ = ["noisy_sine"]
+
+
+def noisy_sine(n: int, *, noise: float = 0.25, seed: int = 0) -> tuple[FloatArray, FloatArray]:
+    r"""Sorted positions :math:`x_i \sim U(0, 1)` and :math:`y_i = \sin(2\pi x_i) + \varepsilon_i`.
+
+    Parameters
+    ----------
+    n : int
+        Number of samples (>= 1).
+    noise : float
+        Standard deviation of the Gaussian noise (>= 0).
+    seed : int
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    x, y : ndarray, shape (n,)
+
+    Examples
+    --------
+    >>> x, y = noisy_sine(5, seed=1)
+    >>> bool(np.all(np.diff(x) > 0)), x.shape
+    (True, (5,))
+    """
+    n = check_int(n, "n", minimum=1)
+    if not noise >= 0:
+        raise ValueError(f"noise must be >= 0, got {noise}")
+    rng = np.random.default_rng(seed)
+    x = np.sort(rng.uniform(0.0, 1.0, n))
+    return x, np.sin(2 * np.pi * x) + noise * rng.normal(size=n)

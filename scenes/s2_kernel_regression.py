@@ -1,0 +1,266 @@
+"""Section 2: attention as Nadaraya–Watson kernel regression, and its collapse at the extremes.
+
+Render with ``manim -qh scenes/s2_kernel_regression.py KernelRegressionCollapse``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    UP,
+    DashedLine,
+    Dot,
+    FadeOut,
+    ReplacementTransform,
+    ValueTracker,
+    VGroup,
+    linear,
+)
+
+from attnmath import (
+    classify_regime,
+    entropy,
+    kernel_profile,
+    kernel_weights,
+    loo_cv_error,
+    nadaraya_watson,
+    noisy_sine,
+)
+from scenes import theme
+from scenes.base import LectureScene
+from scenes.plots import curve, quiet_axes, redraw_curve, scatter, to_scene
+from scenes.widgets import BarPanel, Readout, fit_width, label, math
+
+__all__ = ["KernelRegressionCollapse"]
+
+MAIN_X, MAIN_Y, MAIN_W, MAIN_H = -2.85, 1.25, 7.0, 3.1
+BARS_Y, BARS_H = -1.55, 1.2
+RIGHT_X = 4.1
+Y_RANGE = (-1.9, 1.9)
+REGIME_TEXT = {
+    "argmax": "nearest point: a step function",
+    "intermediate": "neighbours averaged: smooth",
+    "uniform": "every point equal: global mean",
+}
+# "q" is safe here: no TeX command in this scene's formulas contains the letter.
+ROLE_TEX = {"y_i": theme.VALUE, "x_i": theme.KEY, "x_j": theme.KEY, "q": theme.QUERY}
+
+
+class KernelRegressionCollapse(LectureScene):
+    """The bandwidth sweeps from tiny to huge: steps, a smooth fit, then the global mean."""
+
+    section = "Section 2"
+    title = "Attention as Nadaraya-Watson kernel regression"
+
+    n_points: ClassVar[int] = 20
+    noise: ClassVar[float] = 0.25
+    seed: ClassVar[int] = 0
+    query: ClassVar[float] = 0.37
+    sigma_range: ClassVar[tuple[float, float]] = (0.002, 5.0)
+    grid_size: ClassVar[int] = 300
+
+    def construct(self) -> None:
+        """Storyboard of the section."""
+        self.compute()
+        self.show_title_card()
+        self.show_data()
+        self.show_kernel()
+        self.show_loo_panel()
+        self.sweep_bandwidth()
+        self.show_softmax_identity()
+
+    def compute(self) -> None:
+        """Every number the scene shows, for a whole grid of bandwidths, in vectorised calls."""
+        self.x, self.y = noisy_sine(self.n_points, noise=self.noise, seed=self.seed)
+        self.xs = np.linspace(0.0, 1.0, 240)
+        self.sigmas = np.geomspace(*self.sigma_range, self.grid_size)
+        self.curves = nadaraya_watson(self.xs, self.x, self.y, self.sigmas)  # (B, 240)
+        self.w = kernel_weights([self.query], self.x, self.sigmas)[:, 0, :]  # (B, N)
+        self.h = entropy(self.w)  # (B,)
+        self.profiles = kernel_profile(self.xs, self.query, self.sigmas)  # (B, 240)
+        self.loo = loo_cv_error(self.x, self.y, self.sigmas)  # (B,)
+        self.best = int(np.argmin(self.loo))
+
+    def index(self) -> int:
+        """Grid index nearest the tracker's bandwidth (every frame shows a computed grid row)."""
+        return int(np.argmin(np.abs(np.log10(self.sigmas) - self.log_sigma.get_value())))
+
+    def show_data(self) -> None:
+        """Samples and the estimate at the starting bandwidth."""
+        self.log_sigma = ValueTracker(np.log10(self.sigmas[self.best]))
+        self.axes = quiet_axes((0, 1), Y_RANGE, width=MAIN_W, height=MAIN_H).move_to([MAIN_X, MAIN_Y, 0])
+        self.axes.x_axis.set_opacity(0.0)
+        self.dots = scatter(self.axes, self.x, self.y)
+        self.estimate = curve(self.axes, self.xs, self.curves[self.best], width=3.5)
+        self.equation = math(
+            r"\hat f(q) = \frac{\sum_i K(q, x_i)\, y_i}{\sum_j K(q, x_j)}",
+            colors=ROLE_TEX,
+            size=theme.READOUT_SIZE,
+        ).move_to([RIGHT_X, 2.75, 0])
+        self.reveal(
+            self.axes,
+            self.dots,
+            self.estimate,
+            self.equation,
+            caption="Twenty noisy samples of a smooth curve. The white curve is the Nadaraya-Watson "
+            "estimate: a kernel-weighted average of the y-values.",
+            hold=3.0,
+        )
+
+    def show_kernel(self) -> None:
+        """The query, its kernel, the weights and the live readouts."""
+        i = self.best
+        self.query_line = DashedLine(UP, DOWN, color=theme.QUERY)
+        self.query_line.put_start_and_end_on(*to_scene(self.axes, [self.query] * 2, list(Y_RANGE)))
+        self.query_dot = Dot(radius=0.09, color=theme.QUERY)
+        self.bump = curve(self.axes, self.xs, self.bump_ys(i), color=theme.TEMPERATURE, width=3)
+        self.bars = BarPanel(
+            self.w[i], width=MAIN_W, height=BARS_H, color=theme.WEIGHT, show_index=False, positions=self.x
+        ).move_to([MAIN_X, BARS_Y, 0])
+        self.bar_label = label("weights at q", size=theme.SMALL_SIZE, color=theme.WEIGHT)
+        self.bar_label.next_to(self.bars, DOWN, buff=0.15).align_to(self.bars, LEFT)
+        self.readouts = VGroup(
+            Readout(r"\sigma =", 1.0, decimals=3, widest=self.sigmas[-1], color=theme.TEMPERATURE),
+            Readout(r"H(w) =", 0.0, decimals=2, widest=np.log(self.x.size)),
+            Readout(r"k_{\mathrm{eff}} =", 1.0, decimals=2, widest=self.x.size),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        self.readouts.move_to([RIGHT_X, 1.15, 0])
+        self.regime = label("", size=theme.LABEL_SIZE, color=theme.TEMPERATURE)
+        self.live = VGroup(self.estimate, self.query_dot, self.bump, self.bars, self.readouts)
+        self.refresh()
+        self.reveal(
+            self.query_line,
+            self.query_dot,
+            self.bump,
+            self.bars,
+            self.bar_label,
+            self.readouts,
+            caption="At the query q (orange) the kernel (purple) sets each sample's weight; "
+            "the yellow bars are those weights.",
+            hold=3.0,
+        )
+        self.go_live(self.live, self.refresh)
+
+    def bump_ys(self, i: int) -> np.ndarray:
+        """The kernel around q, drawn in the lowest fifth of the plot."""
+        lo, hi = Y_RANGE
+        return lo + 0.22 * (hi - lo) * self.profiles[i]
+
+    def refresh(self) -> None:
+        """Redraw everything that depends on the bandwidth from grid row ``index()``."""
+        i = self.index()
+        redraw_curve(self.estimate, self.axes, self.xs, self.curves[i])
+        redraw_curve(self.bump, self.axes, self.xs, self.bump_ys(i))
+        self.query_dot.move_to(to_scene(self.axes, self.query, float(self.w[i] @ self.y))[0])
+        self.bars.set_values(self.w[i])
+        k = float(np.exp(self.h[i]))
+        for readout, value in zip(self.readouts, (self.sigmas[i], self.h[i], k), strict=True):
+            readout.set_value(float(value))
+        if hasattr(self, "loo_dot"):
+            self.loo_dot.move_to(to_scene(self.loo_axes, np.log10(self.sigmas[i]), self.loo[i])[0])
+            self.set_regime(classify_regime(k, self.x.size))
+
+    def set_regime(self, regime: str) -> None:
+        """Show the name of ``regime`` (rebuilt only when it changes)."""
+        if getattr(self, "regime_name", None) == regime:
+            return
+        self.regime_name = regime
+        new = label(REGIME_TEXT[regime], size=theme.LABEL_SIZE, color=theme.TEMPERATURE)
+        fit_width(new, 4.9).move_to([RIGHT_X, 0.05, 0])
+        self.regime.become(new)
+
+    def show_loo_panel(self) -> None:
+        """Leave-one-out error against bandwidth, with the minimum labelled."""
+        log_lo, log_hi = np.log10(self.sigma_range)
+        top = float(np.max(self.loo)) * 1.1
+        self.loo_axes = quiet_axes((log_lo, log_hi), (0.0, top), width=4.6, height=1.7)
+        self.loo_axes.move_to([RIGHT_X, -1.55, 0])
+        loo_curve = curve(self.loo_axes, np.log10(self.sigmas), self.loo, color=theme.TEXT, width=2.5)
+        title = label("leave-one-out error", size=theme.SMALL_SIZE).next_to(self.loo_axes, UP, buff=0.12)
+        ticks = VGroup()
+        for e in range(int(np.ceil(log_lo)), int(np.floor(log_hi)) + 1):
+            ticks.add(
+                label(f"{10.0**e:g}", size=theme.SMALL_SIZE, color=theme.MUTED).move_to(
+                    to_scene(self.loo_axes, e, 0.0)[0] + 0.28 * DOWN
+                )
+            )
+        sigma_star = float(self.sigmas[self.best])
+        best_label = math(rf"\min \text{{ at }} \sigma = {sigma_star:.3f}", size=theme.SMALL_SIZE + 4)
+        best_label.move_to(to_scene(self.loo_axes, np.log10(sigma_star), self.loo[self.best])[0] + 0.75 * UP)
+        self.loo_dot = Dot(radius=0.09, color=theme.TEMPERATURE)
+        self.live.add(self.loo_dot, self.regime)
+        self.refresh()
+        self.reveal(
+            self.loo_axes,
+            loo_curve,
+            title,
+            ticks,
+            best_label,
+            self.loo_dot,
+            self.regime,
+            caption="Predicting each sample from the others measures the fit: too narrow overfits "
+            "the noise, too wide washes out the curve.",
+            hold=3.0,
+        )
+        self.go_live(self.live, self.refresh)
+
+    def sweep_bandwidth(self) -> None:
+        """Tiny bandwidth, back to the best one, then huge."""
+        steps = (
+            (
+                self.sigmas[0],
+                "A tiny bandwidth copies the nearest sample: a jagged step function, "
+                "with all weight on one point and entropy 0.",
+            ),
+            (
+                self.sigmas[self.best],
+                "Widening the kernel averages neighbours and the curve smooths out; "
+                "the leave-one-out error is lowest here.",
+            ),
+            (
+                self.sigmas[-1],
+                "A kernel wider than the data weighs every sample equally: the estimate "
+                "flattens to the global mean and effective k reaches N.",
+            ),
+        )
+        for sigma, text in steps:
+            self.play(
+                self.log_sigma.animate.set_value(np.log10(sigma)),
+                run_time=4.0,
+                rate_func=linear,
+                subcaption=text,
+                subcaption_duration=5.5,
+            )
+            self.wait(1.5)
+
+    def show_softmax_identity(self) -> None:
+        """The Gaussian weights written as a softmax: attention with temperature 2 sigma^2."""
+        self.play(self.log_sigma.animate.set_value(np.log10(self.sigmas[self.best])), run_time=2.0)
+        self.live.clear_updaters()
+        identity = VGroup(
+            math(
+                r"w_i(q) = \mathrm{softmax}_i\!\left(-\frac{\|q - x_i\|^2}{2\sigma^2}\right)",
+                colors=ROLE_TEX,
+                size=theme.READOUT_SIZE,
+            ),
+            math(
+                r"= \mathrm{softmax}_i\!\left(\frac{q\, x_i}{\sigma^2} - \frac{x_i^2}{2\sigma^2}\right)",
+                colors=ROLE_TEX,
+                size=theme.READOUT_SIZE,
+            ),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+        fit_width(identity, 5.2).move_to([RIGHT_X, 1.6, 0])
+        self.play(
+            FadeOut(self.readouts),
+            FadeOut(self.regime),
+            ReplacementTransform(self.equation, identity),
+            run_time=1.5,
+            subcaption="The Gaussian weights are a softmax of minus the squared distance: a dot-product "
+            "score plus a key-only term. The query-only term cancels in the normalisation.",
+            subcaption_duration=6.0,
+        )
+        self.wait(4.5)
