@@ -3,6 +3,14 @@
 This package never imports manim: scenes draw what it computes.
 """
 
+from attnmath.attention import (
+    FEATURE_MAPS,
+    AttentionResult,
+    attention,
+    favor_features,
+    linear_attention,
+    linear_attention_weights,
+)
 from attnmath.datasets import noisy_sine
 from attnmath.kernels import (
     KERNELS,
@@ -11,6 +19,15 @@ from attnmath.kernels import (
     loo_cv_error,
     nadaraya_watson,
     squared_distances,
+)
+from attnmath.positions import (
+    alibi_bias,
+    alibi_slopes,
+    causal_mask,
+    local_window_mask,
+    stylized_t5_bucket_values,
+    t5_bias,
+    t5_relative_position_bucket,
 )
 from attnmath.retrieval import (
     REGIMES,
@@ -29,6 +46,7 @@ from attnmath.similarity import (
     position_features,
 )
 from attnmath.softmax import check_distribution, effective_k, entropy, softmax
+from attnmath.variants import VARIANTS, WeightProfiles, weight_profiles
 
 __all__ = [
     "softmax",
@@ -54,4 +72,20 @@ __all__ = [
     "gaussian_as_dot_product",
     "position_features",
     "noisy_sine",
+    "attention",
+    "AttentionResult",
+    "linear_attention",
+    "linear_attention_weights",
+    "favor_features",
+    "FEATURE_MAPS",
+    "causal_mask",
+    "local_window_mask",
+    "alibi_slopes",
+    "alibi_bias",
+    "t5_relative_position_bucket",
+    "t5_bias",
+    "stylized_t5_bucket_values",
+    "VARIANTS",
+    "WeightProfiles",
+    "weight_profiles",
 ]

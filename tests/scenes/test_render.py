@@ -66,5 +66,6 @@ def test_two_renders_give_the_same_frames(two_renders):
     _, first = decode(two_renders[0])
     _, second = decode(two_renders[1])
     assert len(first) == len(second)
-    worst = max(int(np.abs(a.astype(int) - b.astype(int)).max()) for a, b in zip(first, second, strict=True))
-    assert worst <= 2
+    diffs = [int(np.abs(a.astype(int) - b.astype(int)).max()) for a, b in zip(first, second, strict=True)]
+    bad = [i for i, d in enumerate(diffs) if d > 2]
+    assert not bad, f"{len(bad)} frames differ, first at frame {bad[0]} by {diffs[bad[0]]}"
