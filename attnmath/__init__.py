@@ -12,6 +12,15 @@ from attnmath.attention import (
     linear_attention_weights,
 )
 from attnmath.datasets import noisy_sine
+from attnmath.heads import (
+    DEFAULT_SENTENCE,
+    HEAD_NAMES,
+    POS_TAGS,
+    Sentence,
+    StylizedHeads,
+    Token,
+    stylized_heads,
+)
 from attnmath.kernels import (
     KERNELS,
     kernel_profile,
@@ -20,6 +29,7 @@ from attnmath.kernels import (
     nadaraya_watson,
     squared_distances,
 )
+from attnmath.multihead import MultiHeadResult, multi_head_attention, split_heads
 from attnmath.positions import (
     alibi_bias,
     alibi_slopes,
@@ -88,4 +98,14 @@ __all__ = [
     "VARIANTS",
     "WeightProfiles",
     "weight_profiles",
+    "multi_head_attention",
+    "MultiHeadResult",
+    "split_heads",
+    "Sentence",
+    "Token",
+    "POS_TAGS",
+    "DEFAULT_SENTENCE",
+    "HEAD_NAMES",
+    "StylizedHeads",
+    "stylized_heads",
 ]

@@ -42,18 +42,10 @@ class Clip:
 
 LECTURE: tuple[Clip, ...] = (
     Clip("FixedVsQueryWeights", "s1_fixed_vs_query", "1", "Fixed and query-dependent weights"),
-    Clip(
-        "KernelRegressionCollapse",
-        "s2_kernel_regression",
-        "2",
-        "Attention as Nadaraya-Watson kernel regression",
-    ),
-    Clip(
-        "TemperatureSweep",
-        "s3_softmax_temperature",
-        "3",
-        "Softmax is the entropy-regularised retrieval rule",
-    ),
+    Clip("KernelRegressionCollapse", "s2_kernel_regression", "2", "Attention as kernel regression"),
+    Clip("TemperatureSweep", "s3_softmax_temperature", "3", "Softmax as entropy-regularised retrieval"),
+    Clip("KernelVariants", "s4_kernel_variants", "4", "Kernel variants"),
+    Clip("HeadRouting", "s5_multihead", "5", "Multi-head: many statistics at once"),
 )
 
 

@@ -215,7 +215,7 @@ class KernelVariants(LectureScene):
         identity = math(
             r"\sum_i \phi(q)^\top \phi(k_i)\, v_i^\top = \phi(q)^\top \Big(\sum_i \phi(k_i)\, v_i^\top\Big)",
             size=theme.READOUT_SIZE,
-        ).move_to(3.15 * UP)
+        ).move_to(3.0 * UP)
         note = label("S is d x d: computed once, whatever N is", size=theme.SMALL_SIZE, color=theme.MUTED)
         note.move_to(2.55 * DOWN)
         self.reveal(

@@ -1,0 +1,153 @@
+"""Section 5: multi-head attention — four heads route one sentence four ways.
+
+Render with ``manim -qh scenes/s5_multihead.py HeadRouting``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from manim import DOWN, RIGHT, UP, Create, FadeIn, FadeOut, Mobject, Rectangle, VGroup
+
+from attnmath import DEFAULT_SENTENCE, Sentence, stylized_heads
+from scenes import theme
+from scenes.base import LectureScene
+from scenes.tokens import Heatmap, TokenRow, attention_arcs
+from scenes.widgets import BarPanel, fit_width, label, math
+
+__all__ = ["HeadRouting"]
+
+ROW_Y = -0.55
+BARS_Y = -1.75
+HEAD_TEXT = (
+    "H1 looks at the previous token: a building block of induction circuits for copying.",
+    "H2 routes by syntax: a verb looks at its subject, a preposition at the verb it attaches to.",
+    "H3 is positional: its weights fall with distance, whatever the words are.",
+    "H4 gathers the determiners and adjectives of each word's own phrase.",
+)
+
+
+class HeadRouting(LectureScene):
+    """Each head's routing as arcs, then all four as heatmaps feeding W_O."""
+
+    section = "Section 5"
+    title = "Multi-head: many statistics at once"
+
+    sentence: ClassVar[Sentence] = DEFAULT_SENTENCE
+    # The query word highlighted for each head.
+    spotlight: ClassVar[tuple[int, ...]] = (6, 3, 5, 9)
+
+    def construct(self) -> None:
+        """Storyboard of the section."""
+        self.heads = stylized_heads(self.sentence, causal=True)
+        self.show_title_card()
+        self.show_sentence()
+        for h in range(4):
+            self.show_head(h)
+        self.show_all_heads()
+        self.show_concatenation()
+
+    def show_sentence(self) -> None:
+        """The tokens, and the standing note that the heads are stylised."""
+        self.row = TokenRow(self.sentence.texts).move_to(ROW_Y * UP)
+        self.note = label(
+            "stylised heads built by hand, not measured from a trained model",
+            size=theme.SMALL_SIZE,
+            color=theme.MUTED,
+        ).move_to(2.95 * DOWN)
+        self.reveal(
+            self.row,
+            self.note,
+            caption="One sentence, read left to right (each word sees only earlier words). A multi-head "
+            "layer runs several attention patterns over it at once; here are four stylised examples.",
+            hold=2.5,
+        )
+
+    def head_title(self, h: int) -> Mobject:
+        """'Hk: rule' at the top of the frame."""
+        title = label(f"H{h + 1}: {self.heads.names[h]}", size=theme.LABEL_SIZE, color=theme.WEIGHT)
+        return fit_width(title, theme.SAFE_RIGHT - theme.SAFE_LEFT).move_to(3.1 * UP)
+
+    def show_head(self, h: int) -> None:
+        """All of head h's arcs, then one query word's row as bars under the words."""
+        w = self.heads.weights[h]
+        title = self.head_title(h)
+        arcs = attention_arcs(self.row, w)
+        self.play(FadeIn(title), Create(arcs), run_time=1.5, subcaption=HEAD_TEXT[h], subcaption_duration=4.5)
+        self.wait(1.5)
+        i = self.spotlight[h]
+        focus = attention_arcs(self.row, w, queries=[i], color=theme.QUERY)
+        box = self.row.boxes[i][0].copy().set_stroke(theme.QUERY, width=4)
+        bars = BarPanel(
+            w[i],
+            width=self.row.width,
+            height=0.8,
+            color=theme.WEIGHT,
+            show_index=False,
+            positions=self.row.centre_fractions(),
+            fill_ratio=0.5,
+        ).move_to(BARS_Y * UP)
+        word = self.sentence.texts[i]
+        self.play(
+            arcs.animate.set_stroke(opacity=0.15),
+            FadeIn(focus),
+            Create(box),
+            FadeIn(bars),
+            run_time=1.0,
+            subcaption=f"The row of one query word, '{word}': where its weight goes.",
+            subcaption_duration=3.0,
+        )
+        self.wait(2.0)
+        self.play(FadeOut(VGroup(title, arcs, focus, box, bars)), run_time=0.5)
+
+    def show_all_heads(self) -> None:
+        """The four heads side by side as heatmaps (rows: queries, columns: keys)."""
+        maps = VGroup()
+        for h in range(4):
+            hm = Heatmap(self.heads.weights[h], size=2.3)
+            maps.add(VGroup(hm, hm.caption(f"H{h + 1}")))
+        maps.arrange(RIGHT, buff=0.6).move_to(0.9 * UP)
+        header = label(
+            "four heads in parallel, one weight matrix each (rows: queries, columns: keys)",
+            size=theme.SMALL_SIZE,
+        ).move_to(3.1 * UP)
+        fit_width(header, theme.SAFE_RIGHT - theme.SAFE_LEFT)
+        self.play(
+            FadeOut(self.row),
+            FadeIn(maps),
+            FadeIn(header),
+            run_time=1.2,
+            subcaption="Side by side: each head is a different query-dependent summary of the same prefix.",
+            subcaption_duration=4.0,
+        )
+        self.wait(2.8)
+        self.maps, self.header = maps, header
+
+    def block(self, rows: int, cols: int, tex: str, color: str, unit: float) -> VGroup:
+        """A matrix drawn to scale with its shape written beneath."""
+        box = Rectangle(width=cols * unit, height=rows * unit, color=color, fill_opacity=0.25, stroke_width=2)
+        return VGroup(box, math(tex, size=theme.SMALL_SIZE + 4).next_to(box, DOWN, buff=0.12))
+
+    def show_concatenation(self) -> None:
+        """Head outputs (T x d_head) concatenate to (T x H d_head), then W_O maps to the next layer."""
+        res = self.heads.result
+        h, t, d_head = res.head_outputs.shape
+        d_out = res.output.shape[1]
+        unit = 0.12
+        parts = VGroup(*(self.block(t, d_head, rf"{t}\times{d_head}", theme.VALUE, unit) for _ in range(h)))
+        parts.arrange(RIGHT, buff=0.08)
+        concat = self.block(t, h * d_head, rf"{t}\times{h * d_head}", theme.VALUE, unit)
+        w_o = self.block(h * d_head, d_out, rf"W_O:\ {h * d_head}\times{d_out}", theme.TEXT, unit * 0.4)
+        out = self.block(t, d_out, rf"{t}\times{d_out}", theme.VALUE, unit)
+        chain = VGroup(parts, math(r"\to"), concat, math(r"\cdot"), w_o, math(r"="), out)
+        chain.arrange(RIGHT, buff=0.3).move_to(1.3 * DOWN)
+        fit_width(chain, theme.SAFE_RIGHT - theme.SAFE_LEFT)
+        self.play(self.maps.animate.scale(0.7).shift(1.1 * UP), FadeOut(self.header), run_time=0.8)
+        self.play(
+            FadeIn(chain),
+            run_time=1.5,
+            subcaption="Their outputs are concatenated and mixed by W_O, so the next layer can combine "
+            "them into higher-level statistics.",
+            subcaption_duration=5.0,
+        )
+        self.wait(4.0)
