@@ -19,6 +19,7 @@ from attnmath.heads import (
     Sentence,
     StylizedHeads,
     Token,
+    previous_token_projections,
     stylized_heads,
 )
 from attnmath.kernels import (
@@ -28,6 +29,16 @@ from attnmath.kernels import (
     loo_cv_error,
     nadaraya_watson,
     squared_distances,
+)
+from attnmath.kvcache import (
+    CacheReadout,
+    KVCache,
+    PagedBlocks,
+    RunningSummary,
+    kv_cache_bytes,
+    paged_kv_blocks,
+    running_summary_bytes,
+    streaming_keep,
 )
 from attnmath.multihead import MultiHeadResult, multi_head_attention, split_heads
 from attnmath.positions import (
@@ -108,4 +119,13 @@ __all__ = [
     "HEAD_NAMES",
     "StylizedHeads",
     "stylized_heads",
+    "previous_token_projections",
+    "KVCache",
+    "CacheReadout",
+    "RunningSummary",
+    "kv_cache_bytes",
+    "running_summary_bytes",
+    "PagedBlocks",
+    "paged_kv_blocks",
+    "streaming_keep",
 ]

@@ -26,6 +26,7 @@ from attnmath.multihead import MultiHeadResult, multi_head_attention
 from attnmath.positions import alibi_bias, causal_mask
 
 __all__ = [
+    "previous_token_projections",
     "POS_TAGS",
     "Token",
     "Sentence",
@@ -42,6 +43,26 @@ HEAD_NAMES = (
     "decays with distance",
     "determiners and modifiers",
 )
+
+
+def previous_token_projections(n: int, strength: float) -> tuple[FloatArray, FloatArray]:
+    r"""(W_Q, W_K), each (n, n), acting on one-hot positions so that attention looks one step back.
+
+    With :math:`q_i = e_i W_Q = c\, e_i` and :math:`k_j = e_j W_K = c\, e_{j+1}`,
+    :math:`q_i \cdot k_j / \sqrt{n} = \text{strength}` exactly when :math:`j = i - 1`
+    and 0 otherwise (:math:`c^2 = \text{strength} \sqrt{n}`).
+
+    Examples
+    --------
+    >>> w_q, w_k = previous_token_projections(4, 2.0)
+    >>> ((np.eye(4) @ w_q) @ (np.eye(4) @ w_k).T / 2.0).round(6)
+    array([[0., 0., 0., 0.],
+           [2., 0., 0., 0.],
+           [0., 2., 0., 0.],
+           [0., 0., 2., 0.]])
+    """
+    c = np.sqrt(strength * np.sqrt(n))
+    return c * np.eye(n), c * np.eye(n, k=1)
 
 
 @dataclass(frozen=True)
@@ -242,9 +263,7 @@ def stylized_heads(
     d_model, d_head = x.shape[1], n
     w_q, w_k, w_v = (np.zeros((d_model, 4 * d_head)) for _ in range(3))
     pos = slice(d_content, d_model)
-    c = np.sqrt(strength * np.sqrt(d_head))  # q_i . k_j / sqrt(d_head) = strength when j = i - 1
-    w_q[pos, 0:d_head] = c * np.eye(n)
-    w_k[pos, 0:d_head] = c * np.eye(n, k=1)  # k_j = c e_{j+1}
+    w_q[pos, 0:d_head], w_k[pos, 0:d_head] = previous_token_projections(n, strength)
     for h in range(4):
         w_v[pos, h * d_head : (h + 1) * d_head] = np.eye(n)
     w_o = rng.normal(size=(4 * d_head, d_model)) / np.sqrt(4 * d_head)

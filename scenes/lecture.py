@@ -46,6 +46,7 @@ LECTURE: tuple[Clip, ...] = (
     Clip("TemperatureSweep", "s3_softmax_temperature", "3", "Softmax as entropy-regularised retrieval"),
     Clip("KernelVariants", "s4_kernel_variants", "4", "Kernel variants"),
     Clip("HeadRouting", "s5_multihead", "5", "Multi-head: many statistics at once"),
+    Clip("KVCacheGrowth", "s6_kv_cache", "6", "Causal masking and the KV cache"),
 )
 
 
