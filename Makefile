@@ -7,10 +7,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-# Debian packages: Cairo/Pango headers to build manimpango, LaTeX for MathTex.
+# Debian packages: Cairo/Pango headers to build manimpango, LaTeX for MathTex,
+# Chromium for the test that opens the lecture page headless.
 APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev fonts-dejavu-core \
 	texlive-latex-base texlive-latex-recommended texlive-latex-extra \
-	texlive-fonts-recommended dvisvgm
+	texlive-fonts-recommended dvisvgm chromium
 
 .PHONY: help system setup test lint lecture preview bench clean
 

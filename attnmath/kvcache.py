@@ -31,14 +31,14 @@ __all__ = [
 
 @dataclass(frozen=True)
 class CacheReadout:
-    """What one query reads from the cache.
+    r"""What one query reads from the cache.
 
     Attributes
     ----------
     output : ndarray, shape (d_v,) or (m, d_v)
-        :math:`\\sum_i \\alpha_i v_i`.
+        :math:`\sum_i \alpha_i v_i`.
     weights : ndarray, shape (len,) or (m, len)
-        :math:`\\alpha_i` over every cached position.
+        :math:`\alpha_i` over every cached position.
     """
 
     output: FloatArray
@@ -183,15 +183,18 @@ def kv_cache_bytes(
     return 2 * layers * heads * dim * length * width
 
 
-def running_summary_bytes(n_layers: int, n_kv_heads: int, head_dim: int, *, bytes_per_element: int = 2) -> int:
-    """Bytes of a running sum of values per layer and head (plus one 8-byte count): constant in length.
+def running_summary_bytes(
+    n_layers: int, n_kv_heads: int, head_dim: int, *, bytes_per_element: int = 2
+) -> int:
+    """Bytes of a running sum of values per layer and head, plus an 8-byte count; constant in length.
 
     Examples
     --------
     >>> running_summary_bytes(32, 32, 128) // 1024  # KiB, whatever the sequence length
     256
     """
-    per_token_values = kv_cache_bytes(n_layers, n_kv_heads, head_dim, 1, bytes_per_element=bytes_per_element) // 2
+    one_token = kv_cache_bytes(n_layers, n_kv_heads, head_dim, 1, bytes_per_element=bytes_per_element)
+    per_token_values = one_token // 2
     return per_token_values + 8
 
 

@@ -23,6 +23,12 @@ class LectureScene(Scene):
     section: ClassVar[str] = ""
     title: ClassVar[str] = ""
 
+    def setup(self) -> None:
+        """Apply the lecturer's overrides (``LECTURE_CONFIG``) before ``construct`` runs."""
+        from scenes.config import apply_overrides  # late: config imports the scene list
+
+        apply_overrides(self)
+
     def show_title_card(self) -> None:
         """Show the section's title card for about two seconds, then clear it."""
         heading = label(self.section, color=theme.MUTED, size=theme.BODY_SIZE)

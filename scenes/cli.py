@@ -3,23 +3,41 @@
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from pathlib import Path
 
-from scenes.lecture import LECTURE, Clip, find_clip
-from scenes.render import FORMATS, QUALITIES, REPO, RenderError, RenderOptions, render_clips
+from scenes.config import ENV_VAR, ConfigError, LectureConfig, load_config
+from scenes.lecture import Clip, find_clip
+from scenes.render import (
+    FORMATS,
+    QUALITIES,
+    REPO,
+    RenderError,
+    RenderOptions,
+    render_clips,
+    terminate_children,
+)
 
 __all__ = ["main"]
 
 DEFAULT_MEDIA = REPO / "media"
+DEFAULT_CONFIG = REPO / "lecture.toml"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """Parse the command line."""
     parser = argparse.ArgumentParser(prog="python -m scenes", description=__doc__)
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help="lecture TOML file (default: lecture.toml in the repository, if present)",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="the scenes in lecture order")
-    for name, text in (("render", "render chosen scenes"), ("build", "render the whole lecture")):
+    for name, text in (("render", "render chosen scenes"), ("build", "render and publish the whole lecture")):
         cmd = sub.add_parser(name, help=text)
         if name == "render":
             cmd.add_argument("scenes", nargs="*", metavar="SCENE", help="scene names (default: all)")
@@ -32,45 +50,76 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def cmd_list() -> None:
-    """Print the scenes in lecture order."""
-    for i, clip in enumerate(LECTURE):
-        print(f"{i:02d}  section {clip.section:>2}  {clip.scene:<26} {clip.title}")
+def config_path(args: argparse.Namespace) -> Path | None:
+    """The lecture file in use, if any."""
+    if args.config is not None:
+        return args.config.resolve()
+    return DEFAULT_CONFIG if DEFAULT_CONFIG.exists() else None
 
 
-def chosen(names: list[str]) -> list[Clip]:
-    """The clips named, or every clip."""
-    return [find_clip(n) for n in names] if names else list(LECTURE)
+def cmd_list(config: LectureConfig) -> None:
+    """Print the scenes in lecture order with an estimate of their length."""
+    for i, clip in enumerate(config.clips):
+        print(f"{i:02d}  section {clip.section:>2}  {clip.scene:<26} ~{clip.seconds:3.0f} s  {clip.title}")
+    print(f"total ~{sum(c.seconds for c in config.clips) / 60:.1f} min")
 
 
-def cmd_render(args: argparse.Namespace, *, build: bool) -> None:
-    """Render chosen clips (``render``) or the whole lecture (``build``)."""
+def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) -> None:
+    """Render chosen clips (``render``) or render and publish the whole lecture (``build``)."""
     fmt = "mp4" if build else args.format
     options = RenderOptions(args.quality, fmt, False if build else args.transparent)
     if args.jobs is not None and args.jobs < 1:
         raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
-    clips = list(LECTURE) if build else chosen(args.scenes)
+    clips: list[Clip] = (
+        list(config.clips) if build or not args.scenes else [find_clip(n) for n in args.scenes]
+    )
+    sub = Path("lecture") / options.resolution if build else Path("clips") / options.variant
+    out_dir = args.media_dir.resolve() / sub
+    env = {ENV_VAR: str(config.path)} if config.path else {ENV_VAR: ""}
+    results = render_clips(
+        clips,
+        options,
+        out_dir,
+        jobs=args.jobs,
+        extra=config.fingerprint,
+        env=env,
+        force=args.force,
+        numbered=build,
+    )
     if build:
-        out_dir = args.media_dir / "lecture" / options.resolution
+        from scenes.publish import publish_lecture  # imports PyAV and manim: only when needed
+
+        page = publish_lecture(results, options, out_dir, config.title)
+        print(
+            f"\nlecture: {out_dir / 'lecture.mp4'}\npage:    {page}\nclips, captions, posters and "
+            f"manifest.json in {out_dir}"
+        )
     else:
-        out_dir = args.media_dir / "clips" / options.variant
-    results = render_clips(clips, options, out_dir, jobs=args.jobs, force=args.force)
-    print(f"\n{len(results)} clip(s) in {out_dir}")
+        print(f"\n{len(results)} clip(s) in {out_dir}")
+
+
+def _interrupt(signum: int, _frame: object) -> None:
+    """Turn SIGTERM into the same clean stop as Ctrl-C."""
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (2 for a usage or render error)."""
+    """Run the command line; returns the exit status (2 for a usage, config or render error)."""
     args = parse_args(argv)
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
+        config = load_config(config_path(args))
+        os.environ[ENV_VAR] = str(config.path or "")
         if args.command == "list":
-            cmd_list()
+            cmd_list(config)
         else:
-            cmd_render(args, build=args.command == "build")
-    except (RenderError, ValueError, KeyError) as exc:
+            cmd_render(args, config, build=args.command == "build")
+    except (RenderError, ConfigError, ValueError, KeyError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) else str(exc)
         print(f"error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        terminate_children()
         print("interrupted: published clips are untouched; run again to resume", file=sys.stderr)
         return 130
     return 0

@@ -27,12 +27,15 @@ class Clip:
         Section number in the lecture text ("0" for the title).
     title : str
         Human title, shown in listings and the manifest.
+    seconds : float
+        Length of the clip at the default pace (for listings and planning).
     """
 
     scene: str
     module: str
     section: str
     title: str
+    seconds: float = 45.0
 
     @property
     def path(self) -> Path:
@@ -41,12 +44,14 @@ class Clip:
 
 
 LECTURE: tuple[Clip, ...] = (
-    Clip("FixedVsQueryWeights", "s1_fixed_vs_query", "1", "Fixed and query-dependent weights"),
-    Clip("KernelRegressionCollapse", "s2_kernel_regression", "2", "Attention as kernel regression"),
-    Clip("TemperatureSweep", "s3_softmax_temperature", "3", "Softmax as entropy-regularised retrieval"),
-    Clip("KernelVariants", "s4_kernel_variants", "4", "Kernel variants"),
-    Clip("HeadRouting", "s5_multihead", "5", "Multi-head: many statistics at once"),
-    Clip("KVCacheGrowth", "s6_kv_cache", "6", "Causal masking and the KV cache"),
+    Clip("LectureTitle", "s0_title", "0", "Attention: title and outline", 11.0),
+    Clip("FixedVsQueryWeights", "s1_fixed_vs_query", "1", "Fixed and query-dependent weights", 30.5),
+    Clip("KernelRegressionCollapse", "s2_kernel_regression", "2", "Attention as kernel regression", 40.0),
+    Clip("TemperatureSweep", "s3_softmax_temperature", "3", "Softmax as entropy-regularised retrieval", 60.1),
+    Clip("KernelVariants", "s4_kernel_variants", "4", "Kernel variants", 50.5),
+    Clip("HeadRouting", "s5_multihead", "5", "Multi-head: many statistics at once", 42.5),
+    Clip("KVCacheGrowth", "s6_kv_cache", "6", "Causal masking and the KV cache", 47.2),
+    Clip("AdaptiveSufficiency", "s7_adaptive_sufficiency", "7", "Adaptive sufficiency", 22.0),
 )
 
 

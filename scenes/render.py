@@ -26,8 +26,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
-from scenes.lecture import LECTURE, Clip
+from scenes.lecture import Clip
 
 __all__ = [
     "QUALITIES",
@@ -147,10 +148,11 @@ def clip_inputs_hash(clip: Clip, options: RenderOptions, extra: str = "") -> str
     return digest.hexdigest()
 
 
-def published_paths(clip: Clip, options: RenderOptions, out_dir: Path) -> tuple[Path, Path, Path]:
-    """(video, captions, inputs-hash) paths of a clip under ``out_dir``."""
-    index = LECTURE.index(clip) if clip in LECTURE else 0
-    stem = out_dir / f"{index:02d}-{clip.scene}"
+def published_paths(
+    clip: Clip, options: RenderOptions, out_dir: Path, index: int | None = None
+) -> tuple[Path, Path, Path]:
+    """(video, captions, inputs-hash) paths of a clip under ``out_dir``, named ``NN-Scene`` in a lecture."""
+    stem = out_dir / (clip.scene if index is None else f"{index:02d}-{clip.scene}")
     return (
         stem.with_suffix(f".{options.fmt}"),
         stem.with_suffix(".srt"),
@@ -158,9 +160,11 @@ def published_paths(clip: Clip, options: RenderOptions, out_dir: Path) -> tuple[
     )
 
 
-def is_up_to_date(clip: Clip, options: RenderOptions, out_dir: Path, extra: str = "") -> bool:
+def is_up_to_date(
+    clip: Clip, options: RenderOptions, out_dir: Path, extra: str = "", index: int | None = None
+) -> bool:
     """True when the published clip exists and was made from the current inputs."""
-    video, _, stamp = published_paths(clip, options, out_dir)
+    video, _, stamp = published_paths(clip, options, out_dir, index)
     return (
         video.exists()
         and stamp.exists()
@@ -216,11 +220,12 @@ def render_clip(
     force: bool = False,
     progress: Progress | None = None,
     env: dict[str, str] | None = None,
+    index: int | None = None,
 ) -> RenderResult:
     """Render one clip (unless up to date) and publish it under ``out_dir``."""
-    video, captions, stamp = published_paths(clip, options, out_dir)
+    video, captions, stamp = published_paths(clip, options, out_dir, index)
     start = time.monotonic()
-    if not force and is_up_to_date(clip, options, out_dir, extra):
+    if not force and is_up_to_date(clip, options, out_dir, extra, index):
         return RenderResult(clip, video, captions if captions.exists() else None, False, 0.0)
     work = out_dir.parent / ".work" / options.variant / clip.scene
     shutil.rmtree(work, ignore_errors=True)  # whatever a killed run left
@@ -245,6 +250,16 @@ def _publish_text(path: Path, text: str) -> None:
 
 
 ANIMATION_LINE = re.compile(r"Animation (\d+)")
+_CHILDREN: set[subprocess.Popen[str]] = set()
+_CHILDREN_LOCK = threading.Lock()
+_STOPPING = threading.Event()
+
+
+def terminate_children() -> None:
+    """Stop every manim process this build started (on Ctrl-C or SIGTERM)."""
+    with _CHILDREN_LOCK:
+        for proc in list(_CHILDREN):
+            proc.terminate()
 
 
 def _run_manim(
@@ -267,6 +282,10 @@ def _run_manim(
             env={**os.environ, **(env or {}), "COLUMNS": "200"},
         ) as proc,
     ):
+        with _CHILDREN_LOCK:
+            _CHILDREN.add(proc)
+            if _STOPPING.is_set():
+                proc.terminate()
         assert proc.stdout is not None
         for line in proc.stdout:
             log.write(line)
@@ -274,6 +293,8 @@ def _run_manim(
             if match and progress is not None:
                 progress(clip, f"animation {int(match.group(1)) + 1}")
         code = proc.wait()
+        with _CHILDREN_LOCK:
+            _CHILDREN.discard(proc)
     if code != 0:
         tail = "".join(log_path.read_text().splitlines(keepends=True)[-15:])
         raise RenderError(f"{clip.scene}: manim exited with {code}; log: {log_path}\n{tail}")
@@ -285,41 +306,56 @@ def render_clips(
     out_dir: Path,
     *,
     jobs: int | None = None,
-    extra: str = "",
+    extra: Callable[[Clip], str] | None = None,
+    env: dict[str, str] | None = None,
     force: bool = False,
-    stream=None,
+    stream: TextIO | None = None,
+    numbered: bool = False,
 ) -> list[RenderResult]:
-    """Render ``clips`` in ``jobs`` parallel manim processes, reporting progress on ``stream``."""
-    stream = stream or sys.stderr
+    """Render ``clips`` in ``jobs`` parallel manim processes, reporting progress on ``stream``.
+
+    ``extra(clip)`` is folded into each clip's inputs hash (the lecturer's
+    overrides); ``env`` is added to the manim processes' environment.
+    ``numbered`` names the clips ``NN-Scene`` by their position in ``clips``.
+    """
     check_latex()
     ensure_writable(out_dir)
-    board = _ProgressBoard(clips, stream)
+    board = _ProgressBoard(clips, stream or sys.stderr)
     jobs = max(1, jobs or os.cpu_count() or 1)
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [
-            pool.submit(_render_reporting, clip, options, out_dir, extra, force, board) for clip in clips
-        ]
-        results = [f.result() for f in futures]
+
+    def one(indexed: tuple[int, Clip]) -> RenderResult:
+        index, clip = indexed
+        board.update(clip, "rendering")
+        try:
+            result = render_clip(
+                clip,
+                options,
+                out_dir,
+                extra=extra(clip) if extra else "",
+                force=force,
+                progress=board.update,
+                env=env,
+                index=index if numbered else None,
+            )
+        except Exception:
+            board.update(clip, "FAILED")
+            raise
+        board.done(clip, result)
+        return result
+
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
+        results = list(pool.map(one, enumerate(clips)))
+    except BaseException:  # Ctrl-C, SIGTERM or a failed clip: stop the other renders too
+        _STOPPING.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        terminate_children()
+        pool.shutdown(wait=True)
+        _STOPPING.clear()
+        raise
+    pool.shutdown()
     board.finish()
     return results
-
-
-def _render_reporting(
-    clip: Clip,
-    options: RenderOptions,
-    out_dir: Path,
-    extra: str,
-    force: bool,
-    board: _ProgressBoard,
-) -> RenderResult:
-    board.update(clip, "rendering")
-    try:
-        result = render_clip(clip, options, out_dir, extra=extra, force=force, progress=board.update)
-    except Exception:
-        board.update(clip, "FAILED")
-        raise
-    board.done(clip, result)
-    return result
 
 
 class _ProgressBoard:
