@@ -100,7 +100,7 @@ def alibi_bias(n: int, slope: float, *, causal: bool = True) -> FloatArray:
     if not (isinstance(slope, (int, float, np.floating)) and math.isfinite(slope) and slope >= 0):
         raise ValueError(f"slope must be a finite number >= 0, got {slope!r}")
     rel = _offsets(n)
-    bias = -float(slope) * np.abs(rel).astype(float)
+    bias = 0.0 - float(slope) * np.abs(rel).astype(float)  # 0.0 - x: no negative zeros on the diagonal
     return np.where(rel > 0, -np.inf, bias) if causal else bias
 
 

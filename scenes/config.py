@@ -42,12 +42,15 @@ class ConfigError(ValueError):
     """The lecture file is invalid; the message names the key."""
 
 
-def _numbers(min_len: int) -> Callable[[str, Any], tuple[float, ...]]:
+def _numbers(min_len: int, max_len: int) -> Callable[[str, Any], tuple[float, ...]]:
     def check(where: str, value: Any) -> tuple[float, ...]:
-        ok = isinstance(value, list) and len(value) >= min_len
+        ok = isinstance(value, list) and min_len <= len(value) <= max_len
         ok = ok and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+        ok = ok and all(abs(v) <= 1e6 for v in value)
         if not ok:
-            raise ConfigError(f"{where} must be a list of at least {min_len} numbers, got {value!r}")
+            raise ConfigError(
+                f"{where} must be a list of {min_len} to {max_len} numbers (|x| <= 1e6), got {value!r}"
+            )
         return tuple(float(v) for v in value)
 
     return check
@@ -100,7 +103,7 @@ OVERRIDES: dict[str, dict[str, tuple[str, Callable[[str, Any], Any]]]] = {
         "seed": ("seed", _integer(0, 2**31)),
         "query": ("query", _number(0.0, 1.0)),
     },
-    "TemperatureSweep": {"scores": ("scores", _numbers(2))},
+    "TemperatureSweep": {"scores": ("scores", _numbers(2, 16))},
     "HeadRouting": {"sentence": ("sentence", _sentence)},
     "KVCacheGrowth": {"words": ("words", _words), "n_prompt": ("n_prompt", _integer(1, 11))},
 }
@@ -172,7 +175,14 @@ def _scene_overrides(path: Path, scene: str, table: Any) -> dict[str, Any]:
     unknown = sorted(set(table) - set(allowed))
     if unknown:
         raise ConfigError(f"{path}: [{scene}] unknown key(s) {unknown}; allowed: {sorted(allowed)}")
-    return {allowed[k][0]: allowed[k][1](f"{path}: [{scene}] {k}", v) for k, v in table.items()}
+    values = {allowed[k][0]: allowed[k][1](f"{path}: [{scene}] {k}", v) for k, v in table.items()}
+    if scene == "KVCacheGrowth":
+        n_words = len(values.get("words", ())) or 10
+        if values.get("n_prompt", 1) >= n_words:
+            raise ConfigError(
+                f"{path}: [KVCacheGrowth] n_prompt must be smaller than the number of words ({n_words})"
+            )
+    return values
 
 
 def apply_overrides(scene: Any) -> None:

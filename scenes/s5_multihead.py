@@ -34,8 +34,6 @@ class HeadRouting(LectureScene):
     title = "Multi-head: many statistics at once"
 
     sentence: ClassVar[Sentence] = DEFAULT_SENTENCE
-    # The query word highlighted for each head.
-    spotlight: ClassVar[tuple[int, ...]] = (6, 3, 5, 9)
 
     def construct(self) -> None:
         """Storyboard of the section."""
@@ -68,6 +66,16 @@ class HeadRouting(LectureScene):
         title = label(f"H{h + 1}: {self.heads.names[h]}", size=theme.LABEL_SIZE, color=theme.WEIGHT)
         return fit_width(title, theme.SAFE_RIGHT - theme.SAFE_LEFT).move_to(3.1 * UP)
 
+    def spotlight(self, h: int) -> int:
+        """The query word whose row is highlighted for head h: one where the head's rule shows."""
+        n = len(self.sentence)
+        routed = [i for i in range(n) if not self.heads.targets[h][i, i]]  # annotated target elsewhere
+        if h == 1 and routed:
+            return routed[0]
+        if h == 2:
+            return n // 2
+        return routed[-1] if h == 3 and routed else n - 1
+
     def show_head(self, h: int) -> None:
         """All of head h's arcs, then one query word's row as bars under the words."""
         w = self.heads.weights[h]
@@ -75,7 +83,7 @@ class HeadRouting(LectureScene):
         arcs = attention_arcs(self.row, w)
         self.play(FadeIn(title), Create(arcs), run_time=1.5, subcaption=HEAD_TEXT[h], subcaption_duration=4.5)
         self.wait(1.5)
-        i = self.spotlight[h]
+        i = self.spotlight(h)
         focus = attention_arcs(self.row, w, queries=[i], color=theme.QUERY)
         box = self.row.boxes[i][0].copy().set_stroke(theme.QUERY, width=4)
         bars = BarPanel(

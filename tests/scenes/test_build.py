@@ -220,7 +220,7 @@ def test_a_killed_render_leaves_nothing_half_written_and_the_next_run_recovers(t
     [
         ('colour = "red"\n', "unknown key(s) ['colour']"),
         ('scenes = ["Nope"]\n', "unknown scene 'Nope'"),
-        ('[TemperatureSweep]\nscores = [1, "a"]\n', "scores must be a list of at least 2 numbers"),
+        ('[TemperatureSweep]\nscores = [1, "a"]\n', "scores must be a list of 2 to 16 numbers"),
         (
             '[HeadRouting]\nsentence = { tokens = [{ text = "a", pos = "XX" }, '
             '{ text = "b", pos = "NOUN" }] }\n',

@@ -19,8 +19,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_list_prints_every_scene_in_order(capsys):
     assert main(["list"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    *lines, total = capsys.readouterr().out.splitlines()
     assert [line.split()[3] for line in lines] == [c.scene for c in LECTURE]
+    assert total.startswith("total ~") and total.endswith("min")
 
 
 @pytest.mark.parametrize(
