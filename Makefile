@@ -13,12 +13,13 @@ APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev fonts-dejavu-core \
 	texlive-latex-base texlive-latex-recommended texlive-latex-extra \
 	texlive-fonts-recommended dvisvgm chromium
 
-.PHONY: help system setup test lint lecture preview bench bench-full clean
+.PHONY: help system setup test lint lecture preview slides bench bench-full clean
 
 help:
 	@echo "make lecture  - install what is missing, render the lecture at 1080p"
 	@echo "make test     - install what is missing, run ruff, mypy and every test"
 	@echo "make preview  - low-quality (480p15) render of the lecture"
+	@echo "make slides   - step-through decks (HTML offline, PPTX, PDF) at 720p"
 	@echo "make bench    - print render-speed figures (bench-full: every scene at 1080p60 too)"
 	@echo "make clean    - remove rendered media"
 
@@ -48,6 +49,12 @@ preview: setup
 	$(BIN)/python -m scenes build --quality l
 
 # Quick figures (about 5 minutes); `make bench-full` adds every scene and the whole lecture at 1080p60.
+# Decks for live lectures (manim-slides): one offline HTML, PPTX and PDF in media/slides/<resolution>/.
+SLIDES_QUALITY ?= m
+slides: setup
+	@command -v npm >/dev/null || tools/ensure_system.sh npm
+	$(BIN)/python -m scenes slides --quality $(SLIDES_QUALITY)
+
 bench: setup
 	$(BIN)/python bench/run.py --qualities l
 	$(BIN)/python bench/run.py --qualities h --scenes TemperatureSweep
@@ -60,4 +67,4 @@ bench-full: setup
 	$(BIN)/python bench/lecture.py --qualities l,h --jobs 1,2
 
 clean:
-	rm -rf media/videos media/images media/Tex media/texts media/lecture media/partial_movie_files
+	rm -rf media/videos media/images media/Tex media/texts media/lecture media/clips media/slides

@@ -54,6 +54,13 @@ class LectureScene(Scene):
             subcaption_duration=run_time + hold,
         )
         self.wait(hold)
+        self.slide_break()
+
+    def slide_break(self) -> None:
+        """A breakpoint: a new slide when rendered as a deck (manim-slides), nothing otherwise."""
+        next_slide = getattr(self, "next_slide", None)
+        if callable(next_slide):
+            next_slide()
 
     def go_live(self, group: VGroup, refresh: Callable[[], None]) -> None:
         """Redraw ``group`` with ``refresh()`` on every frame from now on.
@@ -72,3 +79,4 @@ class LectureScene(Scene):
         """Hold the frame for ``seconds`` with a caption."""
         self.add_subcaption(text, duration=seconds)
         self.wait(seconds)
+        self.slide_break()

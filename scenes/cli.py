@@ -37,7 +37,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="the scenes in lecture order")
-    for name, text in (("render", "render chosen scenes"), ("build", "render and publish the whole lecture")):
+    for name, text in (
+        ("render", "render chosen scenes"),
+        ("build", "render and publish the whole lecture"),
+        ("slides", "step-through decks: one offline HTML, PPTX and PDF (needs the slides extra)"),
+    ):
         cmd = sub.add_parser(name, help=text)
         if name == "render":
             cmd.add_argument("scenes", nargs="*", metavar="SCENE", help="scene names (default: all)")
@@ -98,6 +102,16 @@ def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) 
         print(f"\n{len(results)} clip(s) in {out_dir}")
 
 
+def cmd_slides(args: argparse.Namespace, config: LectureConfig) -> None:
+    """Render every chosen scene as a deck and convert to HTML, PPTX and PDF."""
+    from scenes.deck import build_slides
+
+    out_dir = args.media_dir.resolve() / "slides" / QUALITIES.get(args.quality, "?")
+    env = {ENV_VAR: str(config.path) if config.path else ""}
+    outputs = build_slides(config.clips, args.quality, out_dir, config_env=env)
+    print("\n".join(str(p) for p in outputs))
+
+
 def _interrupt(signum: int, _frame: object) -> None:
     """Turn SIGTERM into the same clean stop as Ctrl-C."""
     raise KeyboardInterrupt(f"signal {signum}")
@@ -112,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
         os.environ[ENV_VAR] = str(config.path or "")
         if args.command == "list":
             cmd_list(config)
+        elif args.command == "slides":
+            cmd_slides(args, config)
         else:
             cmd_render(args, config, build=args.command == "build")
     except (RenderError, ConfigError, ValueError, KeyError) as exc:

@@ -49,6 +49,7 @@ class LectureTitle(LectureScene):
             subcaption_duration=4.5,
         )
         self.wait(2.5)
+        self.slide_break()
         items = VGroup(*(label(line, size=theme.LABEL_SIZE) for line in self.outline))
         items.arrange(DOWN, aligned_edge=LEFT, buff=0.14).next_to(formula, DOWN, buff=0.45)
         fit_width(items, theme.SAFE_RIGHT - theme.SAFE_LEFT)

@@ -152,6 +152,7 @@ class FixedVsQueryWeights(LectureScene):
                 subcaption=text,
                 subcaption_duration=7.0,
             )
+            self.slide_break()
         self.wait(1.0)
 
     def show_learned_fact(self) -> None:

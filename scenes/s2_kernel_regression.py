@@ -236,6 +236,7 @@ class KernelRegressionCollapse(LectureScene):
                 subcaption_duration=5.5,
             )
             self.wait(1.5)
+            self.slide_break()
 
     def show_softmax_identity(self) -> None:
         """The Gaussian weights written as a softmax: attention with temperature 2 sigma^2."""

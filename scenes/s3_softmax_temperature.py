@@ -251,6 +251,7 @@ class TemperatureSweep(LectureScene):
                 subcaption_duration=2.6,
             )
             self.wait(1.4)
+            self.slide_break()
             self.play(FadeOut(outline), FadeOut(note), run_time=0.5)
 
     def prior_at(self, strength: float) -> np.ndarray:
@@ -310,6 +311,7 @@ class TemperatureSweep(LectureScene):
         )
         prior_panel.remove_updater(reshape)
         self.wait(1.0)
+        self.slide_break()
 
     def show_summary(self) -> None:
         """A still frame summarising the three regimes (the clip's poster)."""

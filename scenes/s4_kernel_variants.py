@@ -159,6 +159,7 @@ class KernelVariants(LectureScene):
                 subcaption_duration=6.5,
             )
             self.wait(1.5)
+            self.slide_break()
         self.live.clear_updaters()
         self.play(FadeOut(self.grid), run_time=0.8)
 
@@ -288,6 +289,7 @@ class KernelVariants(LectureScene):
             subcaption_duration=6.0,
         )
         self.wait(3.5)
+        self.slide_break()
         self.play(
             FadeOut(VGroup(axes, ticks, x_title, source, soft_line, lin_line, soft_tag, lin_tag)),
             run_time=0.8,

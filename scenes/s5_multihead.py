@@ -106,6 +106,7 @@ class HeadRouting(LectureScene):
             subcaption_duration=3.0,
         )
         self.wait(2.0)
+        self.slide_break()
         self.play(FadeOut(VGroup(title, arcs, focus, box, bars)), run_time=0.5)
 
     def show_all_heads(self) -> None:

@@ -196,6 +196,7 @@ class KVCacheGrowth(LectureScene):
         )
         self.bars = dict(enumerate(bars))
         self.wait(3.0 if first else 1.0)
+        self.slide_break()
 
     def collapse_uniform_head(self) -> None:
         """The uniform head needs only a running sum; the pointer head needs its whole cache."""
@@ -286,6 +287,7 @@ class KVCacheGrowth(LectureScene):
             subcaption_duration=6.0,
         )
         self.wait(4.0)
+        self.slide_break()
         self.play(
             FadeOut(VGroup(axes, ticks, x_title, model, raw_line, sum_line, raw_tag, sum_tag)), run_time=0.8
         )
