@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
-from manim import DOWN, UP, FadeIn, FadeOut, Mobject, Scene, VGroup
+from manim import DOWN, UP, FadeIn, FadeOut, Mobject, Scene, ValueTracker, VGroup, linear
 
 from scenes import theme
 from scenes.widgets import label
@@ -54,6 +54,21 @@ class LectureScene(Scene):
             subcaption_duration=run_time + hold,
         )
         self.wait(hold)
+        self.slide_break()
+
+    def sweep(
+        self, tracker: ValueTracker, value: float, *, seconds: float, caption: str, hold: float = 1.5
+    ) -> None:
+        """Move ``tracker`` linearly to ``value`` under a caption, hold the frame, end the slide."""
+        self.play(
+            tracker.animate.set_value(value),
+            run_time=seconds,
+            rate_func=linear,
+            subcaption=caption,
+            subcaption_duration=seconds + hold,
+        )
+        if hold > 0:
+            self.wait(hold)
         self.slide_break()
 
     def slide_break(self) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import numpy as np
-from manim import DOWN, UP, Create, DashedLine, Dot, FadeIn, FadeOut, Mobject, ValueTracker, VGroup, linear
+from manim import DOWN, UP, Create, DashedLine, Dot, FadeIn, FadeOut, Mobject, ValueTracker, VGroup
 
 from attnmath import (
     fit_similarity,
@@ -145,15 +145,7 @@ class FixedVsQueryWeights(LectureScene):
             "Kernel and attention weights follow the query, so each position gets its own summary.",
         )
         for target, text in zip(self.query_path[1:], texts, strict=True):
-            self.play(
-                self.q.animate.set_value(target),
-                run_time=7.0,
-                rate_func=linear,
-                subcaption=text,
-                subcaption_duration=7.0,
-            )
-            self.slide_break()
-        self.wait(1.0)
+            self.sweep(self.q, target, seconds=7.0, caption=text, hold=0.5)
 
     def show_learned_fact(self) -> None:
         """What 'learned' means here, with the fitted numbers."""

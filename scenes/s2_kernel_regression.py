@@ -18,7 +18,6 @@ from manim import (
     ReplacementTransform,
     ValueTracker,
     VGroup,
-    linear,
 )
 
 from attnmath import (
@@ -228,15 +227,7 @@ class KernelRegressionCollapse(LectureScene):
             ),
         )
         for sigma, text in steps:
-            self.play(
-                self.log_sigma.animate.set_value(np.log10(sigma)),
-                run_time=4.0,
-                rate_func=linear,
-                subcaption=text,
-                subcaption_duration=5.5,
-            )
-            self.wait(1.5)
-            self.slide_break()
+            self.sweep(self.log_sigma, np.log10(sigma), seconds=4.0, caption=text)
 
     def show_softmax_identity(self) -> None:
         """The Gaussian weights written as a softmax: attention with temperature 2 sigma^2."""

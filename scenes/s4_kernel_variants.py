@@ -23,7 +23,6 @@ from manim import (
     Transform,
     ValueTracker,
     VGroup,
-    linear,
 )
 
 from attnmath import (
@@ -151,15 +150,7 @@ class KernelVariants(LectureScene):
             "are fixed priors over positions, added after the temperature scaling.",
         )
         for target, text in zip(self.tau_path[1:], texts, strict=True):
-            self.play(
-                self.tau.animate.set_value(np.log10(target)),
-                run_time=5.0,
-                rate_func=linear,
-                subcaption=text,
-                subcaption_duration=6.5,
-            )
-            self.wait(1.5)
-            self.slide_break()
+            self.sweep(self.tau, np.log10(target), seconds=5.0, caption=text)
         self.live.clear_updaters()
         self.play(FadeOut(self.grid), run_time=0.8)
 

@@ -63,9 +63,14 @@ def test_render_writes_a_video_of_the_expected_length(two_renders, scene_run_for
 
 @pytest.mark.render
 def test_two_renders_give_the_same_frames(two_renders):
+    """Same frames up to encoder noise: h264 under load can differ by a few levels in a few frames.
+
+    Anything that moved, appeared or changed colour differs by far more than
+    the bounds below (a shifted edge alone gives differences near 255).
+    """
     _, first = decode(two_renders[0])
     _, second = decode(two_renders[1])
     assert len(first) == len(second)
-    diffs = [int(np.abs(a.astype(int) - b.astype(int)).max()) for a, b in zip(first, second, strict=True)]
-    bad = [i for i, d in enumerate(diffs) if d > 2]
-    assert not bad, f"{len(bad)} frames differ, first at frame {bad[0]} by {diffs[bad[0]]}"
+    for i, (a, b) in enumerate(zip(first, second, strict=True)):
+        diff = np.abs(a.astype(int) - b.astype(int))
+        assert diff.max() <= 24 and diff.mean() < 0.25, f"frame {i}: max {diff.max()}, mean {diff.mean():.3f}"
