@@ -59,11 +59,13 @@ bench: setup
 	$(BIN)/python bench/run.py --qualities l
 	$(BIN)/python bench/run.py --qualities h --scenes TemperatureSweep
 	$(BIN)/python bench/attention_cost.py
+	$(BIN)/python bench/kv_cache.py
 	$(BIN)/python bench/lecture.py --qualities l --jobs 1,2
 
 bench-full: setup
 	$(BIN)/python bench/run.py --qualities l,h
 	$(BIN)/python bench/attention_cost.py
+	$(BIN)/python bench/kv_cache.py
 	$(BIN)/python bench/lecture.py --qualities l,h --jobs 1,2
 
 clean:

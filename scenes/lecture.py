@@ -50,7 +50,7 @@ LECTURE: tuple[Clip, ...] = (
     Clip("TemperatureSweep", "s3_softmax_temperature", "3", "Softmax as entropy-regularised retrieval", 60.1),
     Clip("KernelVariants", "s4_kernel_variants", "4", "Kernel variants", 50.5),
     Clip("HeadRouting", "s5_multihead", "5", "Multi-head: many statistics at once", 42.5),
-    Clip("KVCacheGrowth", "s6_kv_cache", "6", "Causal masking and the KV cache", 47.2),
+    Clip("KVCacheGrowth", "s6_kv_cache", "6", "Causal masking and the KV cache", 52.8),
     Clip("AdaptiveSufficiency", "s7_adaptive_sufficiency", "7", "Adaptive sufficiency", 22.0),
 )
 

@@ -68,6 +68,7 @@ class KVCacheGrowth(LectureScene):
         self.collapse_uniform_head()
         self.show_memory()
         self.show_paging_and_sinks()
+        self.show_summary()
 
     # --- the numbers: real decoding through two caches ----------------------------
     def decode(self) -> None:
@@ -352,5 +353,44 @@ class KVCacheGrowth(LectureScene):
             sink_text,
             caption="Attention-sink caches keep the first tokens and a recent window, "
             "trading exact recall of the middle for bounded memory.",
+            hold=4.0,
+        )
+
+    def show_summary(self) -> None:
+        """Closing still (the poster): which patterns fit a running sum and which need the raw cache."""
+        self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.6)
+        box = Rectangle(width=1.3, height=0.8, color=theme.VALUE, fill_opacity=0.5)
+        uniform = VGroup(box, math(r"\tfrac{1}{t}\sum_i v_i", size=theme.READOUT_SIZE).move_to(box))
+        columns = VGroup(*(self.kv_column(i, 0.0) for i in range(6))).arrange(RIGHT, buff=0.12)
+        per_token = kv_cache_bytes(**MODEL, seq_len=1) // 1024
+        rows = (
+            VGroup(
+                VGroup(
+                    uniform,
+                    label(
+                        f"uniform weights: one running sum, {running_summary_bytes(**MODEL) // 1024} KiB "
+                        "whatever the length",
+                        size=theme.SMALL_SIZE,
+                    ),
+                ).arrange(RIGHT, buff=0.5),
+                VGroup(
+                    columns,
+                    label(
+                        f"query-dependent weights: raw keys and values, {per_token} KiB per token",
+                        size=theme.SMALL_SIZE,
+                    ),
+                ).arrange(RIGHT, buff=0.5),
+            )
+            .arrange(DOWN, aligned_edge=LEFT, buff=0.8)
+            .move_to(0.3 * UP)
+        )
+        rows[0][1].align_to(rows[1][1], LEFT)  # the two explanations start in one column
+        fit_width(rows, theme.SAFE_RIGHT - theme.SAFE_LEFT)
+        heading = label("why the cache stores raw vectors", size=theme.LABEL_SIZE).move_to(2.9 * UP)
+        self.reveal(
+            heading,
+            rows,
+            caption="A summary that ignores the query can be accumulated; attention's weights depend on the "
+            "query, so the cache keeps every key and value.",
             hold=4.0,
         )
