@@ -15,9 +15,7 @@ from numpy.typing import NDArray
 __all__ = [
     "as_float_array",
     "as_bool_array",
-    "check_finite",
     "check_nonnegative",
-    "check_positive",
     "check_tau",
     "check_int",
     "normalize_axis",
@@ -63,25 +61,12 @@ def as_bool_array(x: Any, name: str) -> NDArray[np.bool_]:
     return arr
 
 
-def check_finite(arr: FloatArray, name: str) -> None:
-    """Raise if ``arr`` holds NaN or an infinity."""
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
-
-
 def check_nonnegative(arr: FloatArray, name: str) -> None:
     """Raise if ``arr`` holds NaN or a negative entry."""
     if np.any(np.isnan(arr)):
         raise ValueError(f"{name} must not contain NaN")
     if np.any(arr < 0):
         raise ValueError(f"{name} must be >= 0, got min {float(np.min(arr))!r}")
-
-
-def check_positive(arr: FloatArray, name: str) -> None:
-    """Raise if ``arr`` holds NaN, an infinity or an entry <= 0."""
-    check_finite(arr, name)
-    if np.any(arr <= 0):
-        raise ValueError(f"{name} must be > 0, got min {float(np.min(arr))!r}")
 
 
 def check_tau(tau: Any, name: str = "tau") -> FloatArray:
