@@ -167,7 +167,7 @@ class KernelVariants(LectureScene):
 
     def show_linear_rearrangement(self) -> None:
         """(N x N) weights against a (d x d) pre-aggregated summary."""
-        big, small = 2.0, 0.55
+        big, small = 1.7, 0.5
 
         def sym(tex: str) -> Mobject:
             return math(tex, size=theme.MATH_SIZE)
@@ -184,7 +184,7 @@ class KernelVariants(LectureScene):
                 self.matrix(big, small, r"V", theme.VALUE),
             )
             .arrange(RIGHT, buff=0.25)
-            .move_to([0, 1.6, 0])
+            .move_to([0, 1.4, 0])
         )
         linear_row = (
             VGroup(
@@ -200,7 +200,7 @@ class KernelVariants(LectureScene):
                 self.matrix(small, small, r"S", theme.VALUE),
             )
             .arrange(RIGHT, buff=0.25)
-            .move_to([0, -1.0, 0])
+            .move_to([0, -0.95, 0])
         )
         for row in (softmax_row, linear_row):
             fit_width(row, theme.SAFE_RIGHT - theme.SAFE_LEFT)
