@@ -67,7 +67,7 @@ from attnmath.similarity import (
     position_features,
 )
 from attnmath.softmax import check_distribution, effective_k, entropy, softmax
-from attnmath.variants import VARIANTS, WeightProfiles, weight_profiles
+from attnmath.variants import VARIANTS, WeightProfiles, content_profiles, weight_profiles
 
 __all__ = [
     "softmax",
@@ -109,6 +109,7 @@ __all__ = [
     "VARIANTS",
     "WeightProfiles",
     "weight_profiles",
+    "content_profiles",
     "multi_head_attention",
     "MultiHeadResult",
     "split_heads",

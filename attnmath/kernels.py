@@ -249,12 +249,6 @@ def loo_cv_error(keys: Any, values: Any, bandwidths: Any, *, kernel: str = "gaus
     y = _as_values(values, n)
     bw = np.atleast_1d(_check_bandwidth(bandwidths))
     np.fill_diagonal(d2, np.inf)  # a point never predicts itself
-    w = _loo_weights(d2, bw, _check_kernel(kernel))  # (B, N, N)
+    w = _weights_from_d2(d2, bw, _check_kernel(kernel))  # (B, N, N)
     residual = (w @ y) - y  # (B, N) or (B, N, d_v)
     return np.mean(residual.reshape(bw.size, -1) ** 2, axis=-1)
-
-
-def _loo_weights(d2: FloatArray, bw: FloatArray, kernel: str) -> FloatArray:
-    """Weights with the diagonal excluded (d2 = +inf there)."""
-    with np.errstate(invalid="ignore"):  # inf/inf never reaches the output: those entries are masked
-        return _weights_from_d2(d2, bw, kernel)

@@ -23,7 +23,7 @@ from attnmath.positions import (
     t5_bias,
 )
 
-__all__ = ["VARIANTS", "WeightProfiles", "weight_profiles", "unit_keys"]
+__all__ = ["VARIANTS", "WeightProfiles", "weight_profiles", "content_profiles", "unit_keys"]
 
 VARIANTS = ("dot-product", "linear (elu+1)", "local window", "ALiBi", "T5 bias")
 
@@ -90,10 +90,25 @@ def weight_profiles(
     -------
     WeightProfiles
     """
+    n_positions = check_int(n_positions, "n_positions", minimum=2)
+    similarity, content = content_profiles(tau, n_similarity=n_similarity)
+    return WeightProfiles(
+        float(tau),
+        similarity,
+        np.arange(-(n_positions - 1), 1.0),
+        content,
+        _position_profiles(n_positions, window, alibi_slope, t5_strength),
+    )
+
+
+def content_profiles(tau: float, *, n_similarity: int = 61) -> tuple[FloatArray, dict[str, FloatArray]]:
+    """The similarities and each variant's weights over them: the part of the profiles that moves with tau.
+
+    A temperature sweep recomputes only this; the position profiles do not depend on tau.
+    """
     if not (np.isfinite(tau) and tau > 0):
         raise ValueError(f"tau must be finite and > 0, got {tau}")
     n_similarity = check_int(n_similarity, "n_similarity", minimum=2)
-    n_positions = check_int(n_positions, "n_positions", minimum=2)
     similarity = np.linspace(-1.0, 1.0, n_similarity)
     q, keys = unit_keys(similarity)
     values = np.zeros((n_similarity, 1))
@@ -107,13 +122,7 @@ def weight_profiles(
         "ALiBi": softmax_row,
         "T5 bias": softmax_row,
     }
-    return WeightProfiles(
-        float(tau),
-        similarity,
-        np.arange(-(n_positions - 1), 1.0),
-        content,
-        _position_profiles(n_positions, window, alibi_slope, t5_strength),
-    )
+    return similarity, content
 
 
 def _position_profiles(p: int, window: int, slope: float, strength: float) -> dict[str, FloatArray]:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 from pathlib import Path
 
-from scenes.config import ENV_VAR, ConfigError, LectureConfig, load_config
+from scenes.config import ConfigError, LectureConfig, load_config
 from scenes.lecture import Clip, find_clip
 from scenes.render import (
     FORMATS,
@@ -79,14 +78,13 @@ def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) 
     )
     sub = Path("lecture") / options.resolution if build else Path("clips") / options.variant
     out_dir = args.media_dir.resolve() / sub
-    env = {ENV_VAR: str(config.path)} if config.path else {ENV_VAR: ""}
     results = render_clips(
         clips,
         options,
         out_dir,
         jobs=args.jobs,
         extra=config.fingerprint,
-        env=env,
+        env=config.env(),
         force=args.force,
         numbered=build,
     )
@@ -107,8 +105,7 @@ def cmd_slides(args: argparse.Namespace, config: LectureConfig) -> None:
     from scenes.deck import build_slides
 
     out_dir = args.media_dir.resolve() / "slides" / QUALITIES.get(args.quality, "?")
-    env = {ENV_VAR: str(config.path) if config.path else ""}
-    outputs = build_slides(config.clips, args.quality, out_dir, config_env=env)
+    outputs = build_slides(config.clips, args.quality, out_dir, config_env=config.env())
     print("\n".join(str(p) for p in outputs))
 
 
@@ -123,7 +120,6 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         config = load_config(config_path(args))
-        os.environ[ENV_VAR] = str(config.path or "")
         if args.command == "list":
             cmd_list(config)
         elif args.command == "slides":

@@ -125,6 +125,10 @@ class LectureConfig:
     overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)
 
+    def env(self) -> dict[str, str]:
+        """Environment for manim processes, so the scenes read this file (empty: the defaults)."""
+        return {ENV_VAR: str(self.path) if self.path else ""}
+
     def fingerprint(self, clip: Clip) -> str:
         """What of the file affects ``clip`` (part of its up-to-date hash)."""
         part: dict[str, Any] = {"overrides": self.raw.get(clip.scene, {})}

@@ -10,7 +10,6 @@ import base64
 import hashlib
 import html
 import json
-import os
 from collections.abc import Sequence
 from importlib.metadata import version
 from pathlib import Path
@@ -20,17 +19,11 @@ import manim
 
 from scenes.captions import chapters_vtt, clamp, parse_srt, shift, to_srt, to_vtt
 from scenes.media import concat_videos, probe, save_last_frame
-from scenes.render import RenderOptions, RenderResult
+from scenes.render import RenderOptions, RenderResult, write_text_atomic
 
 __all__ = ["publish_lecture", "LECTURE_STEM"]
 
 LECTURE_STEM = "lecture"
-
-
-def _write(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.partial")
-    tmp.write_text(text)
-    os.replace(tmp, path)
 
 
 def sha256(path: Path) -> str:
@@ -47,8 +40,8 @@ def _clip_entry(result: RenderResult, options: RenderOptions) -> tuple[dict[str,
     info = probe(result.video)
     cues = clamp(parse_srt(result.captions.read_text()), info.duration) if result.captions else []
     srt, vtt, poster = (result.video.with_suffix(s) for s in (".srt", ".vtt", ".png"))
-    _write(srt, to_srt(cues))
-    _write(vtt, to_vtt(cues))
+    write_text_atomic(srt, to_srt(cues))
+    write_text_atomic(vtt, to_vtt(cues))
     if result.rendered or not poster.exists() or poster.stat().st_mtime < result.video.stat().st_mtime:
         save_last_frame(result.video, poster)
     clip = result.clip
@@ -83,13 +76,13 @@ def publish_lecture(
         starts = concat_videos([r.video for r in results], video)
     ends = [s + e["duration"] for s, e in zip(starts, entries, strict=True)]
     lecture_cues = [cue for s, cues in zip(starts, cue_lists, strict=True) for cue in shift(cues, s)]
-    _write(out_dir / f"{LECTURE_STEM}.srt", to_srt(lecture_cues))
-    _write(out_dir / f"{LECTURE_STEM}.vtt", to_vtt(lecture_cues))
+    write_text_atomic(out_dir / f"{LECTURE_STEM}.srt", to_srt(lecture_cues))
+    write_text_atomic(out_dir / f"{LECTURE_STEM}.vtt", to_vtt(lecture_cues))
     chapters = [
         (s, e, f"{c['section']}. {c['title']}" if c["section"] != "0" else c["title"])
         for s, e, c in zip(starts, ends, entries, strict=True)
     ]
-    _write(out_dir / "chapters.vtt", chapters_vtt(chapters))
+    write_text_atomic(out_dir / "chapters.vtt", chapters_vtt(chapters))
     manifest = {
         "title": title,
         "quality": options.quality,
@@ -104,8 +97,8 @@ def publish_lecture(
         },
         "clips": [{**e, "start": round(s, 6)} for e, s in zip(entries, starts, strict=True)],
     }
-    _write(manifest_path, json.dumps(manifest, indent=2) + "\n")
-    _write(out_dir / "index.html", render_page(manifest, out_dir))
+    write_text_atomic(manifest_path, json.dumps(manifest, indent=2) + "\n")
+    write_text_atomic(out_dir / "index.html", render_page(manifest, out_dir))
     return out_dir / "index.html"
 
 

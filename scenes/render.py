@@ -238,14 +238,15 @@ def render_clip(
     srt = src.with_suffix(".srt")
     if srt.exists():
         _publish(srt, captions)
-    _publish_text(stamp, clip_inputs_hash(clip, options, extra))
+    write_text_atomic(stamp, clip_inputs_hash(clip, options, extra) + "\n")
     shutil.rmtree(work, ignore_errors=True)
     return RenderResult(clip, video, captions if captions.exists() else None, True, time.monotonic() - start)
 
 
-def _publish_text(path: Path, text: str) -> None:
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` under a temporary name beside ``path``, then rename it into place."""
     tmp = path.with_name(f".{path.name}.partial")
-    tmp.write_text(text + "\n")
+    tmp.write_text(text)
     os.replace(tmp, path)
 
 

@@ -28,6 +28,7 @@ from manim import (
 from attnmath import (
     VARIANTS,
     alibi_bias,
+    content_profiles,
     softmax,
     stylized_t5_bucket_values,
     t5_bias,
@@ -135,9 +136,9 @@ class KernelVariants(LectureScene):
     def refresh(self) -> None:
         """Redraw the content curves, the slider and the readout at the current tau."""
         tau = float(10 ** self.tau.get_value())
-        profiles = weight_profiles(tau)
+        similarity, content = content_profiles(tau)  # position profiles do not move with tau
         for axes, line, name in zip(self.content_axes, self.content_curves, VARIANTS, strict=True):
-            redraw_curve(line, axes, profiles.similarity, peak_scaled(profiles.content[name]))
+            redraw_curve(line, axes, similarity, peak_scaled(content[name]))
         self.slider.set_value(tau)
         self.readout.set_value(tau)
 

@@ -173,10 +173,6 @@ class BarPanel(VGroup):
             group.add(Polygon(*corners, color=color, stroke_width=3, fill_opacity=0.0).scale(1.25))
         return group
 
-    def top_of(self, i: int, v: float) -> np.ndarray:
-        """Scene point at the top centre of item ``i`` drawn at height ``v``."""
-        return np.array([self._x(i), self._y(v), 0.0])
-
 
 def format_tick(v: float) -> str:
     """Tick label for a decade: 0.01, 0.1, 1, 10, 100."""

@@ -120,3 +120,15 @@ def test_content_profile_sharpens_as_tau_falls():
     sharp, flat = weight_profiles(0.05), weight_profiles(5.0)
     assert sharp.content["dot-product"][-1] > flat.content["dot-product"][-1]
     assert np.argmax(sharp.content["dot-product"]) == len(sharp.similarity) - 1
+
+
+def test_content_profiles_are_the_tau_dependent_part_of_weight_profiles():
+    from attnmath.variants import content_profiles
+
+    full = weight_profiles(0.3)
+    similarity, content = content_profiles(0.3)
+    np.testing.assert_array_equal(similarity, full.similarity)
+    for name in VARIANTS:
+        np.testing.assert_array_equal(content[name], full.content[name])
+    with pytest.raises(ValueError, match="tau must be finite and > 0"):
+        content_profiles(0.0)

@@ -93,12 +93,16 @@ def media_dir(tmp_path_factory) -> Path:
 _runs: dict[str, SceneRun] = {}
 
 
-@pytest.fixture(params=LECTURE, ids=[c.scene for c in LECTURE])
-def scene_run(request, media_dir) -> SceneRun:
-    clip: Clip = request.param
+def cached_run(clip: Clip, media_dir: Path) -> SceneRun:
+    """One in-process run per scene per test session."""
     if clip.scene not in _runs:
         _runs[clip.scene] = SceneRun(clip, media_dir)
     return _runs[clip.scene]
+
+
+@pytest.fixture(params=LECTURE, ids=[c.scene for c in LECTURE])
+def scene_run(request, media_dir) -> SceneRun:
+    return cached_run(request.param, media_dir)
 
 
 @pytest.fixture
@@ -106,7 +110,4 @@ def scene_run_for_render(media_dir) -> SceneRun:
     """The in-process run of the scene that the render tests render."""
     from scenes.lecture import find_clip
 
-    clip = find_clip("TemperatureSweep")
-    if clip.scene not in _runs:
-        _runs[clip.scene] = SceneRun(clip, media_dir)
-    return _runs[clip.scene]
+    return cached_run(find_clip("TemperatureSweep"), media_dir)
