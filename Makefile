@@ -8,10 +8,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 # Debian packages: Cairo/Pango headers to build manimpango, LaTeX for MathTex,
-# Chromium for the test that opens the lecture page headless.
+# Chromium for the test that opens the lecture page headless, festival and its
+# HTS voice for the draft narration.
 APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev fonts-dejavu-core \
 	texlive-latex-base texlive-latex-recommended texlive-latex-extra \
-	texlive-fonts-recommended dvisvgm chromium
+	texlive-fonts-recommended dvisvgm chromium festival festvox-us-slt-hts
 
 .PHONY: help system setup test lint lecture preview slides bench bench-full clean
 

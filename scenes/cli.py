@@ -1,4 +1,4 @@
-"""Command line for the lecture: ``python -m scenes list | render | build``."""
+"""Command line for the lecture: ``python -m scenes list | script | render | build | slides``."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from scenes.render import (
     RenderOptions,
     render_clips,
     terminate_children,
+    write_text_atomic,
 )
 
 __all__ = ["main"]
@@ -36,6 +37,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="the scenes in lecture order")
+    script = sub.add_parser("script", help="the narration script, beat by beat, for a lecturer to record")
+    script.add_argument("--out", type=Path, default=None, help="write to this file (default: print it)")
     for name, text in (
         ("render", "render chosen scenes"),
         ("build", "render and publish the whole lecture"),
@@ -47,6 +50,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             cmd.add_argument("--format", default="mp4", help=f"one of {', '.join(FORMATS)}")
             cmd.add_argument("--transparent", action="store_true", help="alpha channel (webm)")
         cmd.add_argument("--quality", default="h", help=f"one of {', '.join(QUALITIES)} (default h)")
+        if name != "slides":
+            cmd.add_argument(
+                "--voice",
+                default=None,
+                help="draft (the offline voice; recordings replace it beat by beat) or none "
+                "(silent clips, same timing); default: the lecture file's voice, else draft",
+            )
         cmd.add_argument("--jobs", type=int, default=None, help="parallel renders (default: one per core)")
         cmd.add_argument("--media-dir", type=Path, default=DEFAULT_MEDIA, help="output root (default media/)")
         cmd.add_argument("--force", action="store_true", help="re-render even when up to date")
@@ -67,8 +77,21 @@ def cmd_list(config: LectureConfig) -> None:
     print(f"total ~{sum(c.seconds for c in config.clips) / 60:.1f} min")
 
 
+def cmd_script(args: argparse.Namespace, config: LectureConfig) -> None:
+    """Print or write the narration script of the lecture's scenes."""
+    from scenes.script import narration_script  # imports manim: only when needed
+
+    text = narration_script(config)
+    if args.out is None:
+        print(text, end="")
+    else:
+        write_text_atomic(args.out, text)
+        print(f"script: {args.out}")
+
+
 def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) -> None:
     """Render chosen clips (``render``) or render and publish the whole lecture (``build``)."""
+    config = config.with_voice(args.voice)
     fmt = "mp4" if build else args.format
     options = RenderOptions(args.quality, fmt, False if build else args.transparent)
     if args.jobs is not None and args.jobs < 1:
@@ -84,7 +107,7 @@ def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) 
         out_dir,
         jobs=args.jobs,
         extra=config.fingerprint,
-        env=config.env(),
+        env={**config.env(), "LECTURE_VOICE_CACHE": str(args.media_dir.resolve() / "voice")},
         force=args.force,
         numbered=build,
     )
@@ -122,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config(config_path(args))
         if args.command == "list":
             cmd_list(config)
+        elif args.command == "script":
+            cmd_script(args, config)
         elif args.command == "slides":
             cmd_slides(args, config)
         else:

@@ -4,6 +4,8 @@ Example ``lecture.toml``::
 
     title = "Attention, week 5"
     scenes = ["LectureTitle", "TemperatureSweep", "HeadRouting"]
+    voice = "draft"              # or "none": silent clips, same timing
+    narration = "my-recordings"  # <folder>/<Scene>/<beat id>.wav replace the draft voice
 
     [TemperatureSweep]
     scores = [0.5, 2.0, 1.0, 3.0, 0.2]
@@ -22,15 +24,18 @@ variable, which the build sets.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from attnmath import Sentence
+from scenes.kit.narration import REPO, VOICES
+from scenes.kit.voice import ENGINE
 from scenes.lecture import LECTURE, Clip, find_clip
 
 __all__ = ["ConfigError", "LectureConfig", "load_config", "ENV_VAR", "apply_overrides"]
@@ -124,17 +129,39 @@ class LectureConfig:
     clips: tuple[Clip, ...] = LECTURE
     overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)
+    voice: str = "draft"
+    narration: Path = REPO / "narration"
 
     def env(self) -> dict[str, str]:
         """Environment for manim processes, so the scenes read this file (empty: the defaults)."""
-        return {ENV_VAR: str(self.path) if self.path else ""}
+        return {
+            ENV_VAR: str(self.path) if self.path else "",
+            "LECTURE_VOICE": self.voice,
+            "LECTURE_NARRATION": str(self.narration),
+        }
+
+    def recordings(self, clip: Clip) -> list[Path]:
+        """The lecturer's recordings for ``clip``'s beats (``<narration>/<Scene>/*.wav``)."""
+        return sorted((self.narration / clip.scene).glob("*.wav"))
 
     def fingerprint(self, clip: Clip) -> str:
-        """What of the file affects ``clip`` (part of its up-to-date hash)."""
-        part: dict[str, Any] = {"overrides": self.raw.get(clip.scene, {})}
+        """What of the file, the voice and the recordings affects ``clip`` (part of its up-to-date hash)."""
+        part: dict[str, Any] = {
+            "overrides": self.raw.get(clip.scene, {}),
+            "voice": [self.voice, ENGINE],
+            "recordings": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in self.recordings(clip)},
+        }
         if clip.scene == "LectureTitle":
             part |= {"title": self.title, "outline": [c.scene for c in self.clips]}
         return json.dumps(part, sort_keys=True)
+
+    def with_voice(self, voice: str | None) -> LectureConfig:
+        """The same lecture with ``voice`` (from ``--voice``) instead of the file's, when given."""
+        if voice is None:
+            return self
+        if voice not in VOICES:
+            raise ConfigError(f"--voice must be one of {', '.join(VOICES)}, got {voice!r}")
+        return replace(self, voice=voice)
 
 
 def load_config(path: Path | None) -> LectureConfig:
@@ -147,16 +174,32 @@ def load_config(path: Path | None) -> LectureConfig:
         raise ConfigError(f"{path}: no such file") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-    allowed = {"title", "scenes", *OVERRIDES}
+    allowed = {"title", "scenes", "voice", "narration", *OVERRIDES}
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise ConfigError(f"{path}: unknown key(s) {unknown}; allowed: {sorted(allowed)}")
     title = _text(f"{path}: title", data["title"]) if "title" in data else "Attention"
     clips = _clips(path, data.get("scenes"))
     overrides = {scene: _scene_overrides(path, scene, data[scene]) for scene in OVERRIDES if scene in data}
-    return LectureConfig(
-        Path(path), title, clips, overrides, {k: v for k, v in data.items() if k in OVERRIDES}
-    )
+    raw = {k: v for k, v in data.items() if k in OVERRIDES}
+    voice = _voice(path, data.get("voice", "draft"))
+    narration = _narration(path, data["narration"]) if "narration" in data else REPO / "narration"
+    return LectureConfig(Path(path), title, clips, overrides, raw, voice, narration)
+
+
+def _voice(path: Path, value: Any) -> str:
+    if value not in VOICES:
+        raise ConfigError(f"{path}: voice must be one of {', '.join(repr(v) for v in VOICES)}, got {value!r}")
+    return str(value)
+
+
+def _narration(path: Path, value: Any) -> Path:
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{path}: narration must be a folder name, got {value!r}")
+    folder = (Path(path).resolve().parent / value).resolve()
+    if not folder.is_dir():
+        raise ConfigError(f"{path}: narration folder {folder} does not exist; create it or fix the path")
+    return folder
 
 
 def _clips(path: Path, names: Any) -> tuple[Clip, ...]:

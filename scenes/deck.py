@@ -50,7 +50,14 @@ def build_slides(
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     shutil.copy(REPO / "manim.cfg", work / "manim.cfg")
-    env = {**os.environ, **config_env, "XDG_CACHE_HOME": str(CACHE_HOME), "PYTHONPATH": str(REPO)}
+    # Decks are for live lectures: the lecturer speaks, so the slides are silent (same timing as narrated).
+    env = {
+        **os.environ,
+        **config_env,
+        "LECTURE_VOICE": "none",
+        "XDG_CACHE_HOME": str(CACHE_HOME),
+        "PYTHONPATH": str(REPO),
+    }
     decks = [f"{c.scene}Slides" for c in clips]
     for i, deck in enumerate(decks, 1):
         print(f"[{i}/{len(decks)}] rendering {deck}", file=sys.stderr, flush=True)

@@ -28,7 +28,7 @@ class Clip:
     title : str
         Human title, shown in listings and the manifest.
     seconds : float
-        Length of the clip at the default pace (for listings and planning).
+        Length of the narrated clip with the draft voice (for listings and planning).
     """
 
     scene: str
@@ -44,14 +44,14 @@ class Clip:
 
 
 LECTURE: tuple[Clip, ...] = (
-    Clip("LectureTitle", "s0_title", "0", "Attention: title and outline", 11.0),
-    Clip("FixedVsQueryWeights", "s1_fixed_vs_query", "1", "Fixed and query-dependent weights", 30.5),
-    Clip("KernelRegressionCollapse", "s2_kernel_regression", "2", "Attention as kernel regression", 40.0),
-    Clip("TemperatureSweep", "s3_softmax_temperature", "3", "Softmax as entropy-regularised retrieval", 60.1),
-    Clip("KernelVariants", "s4_kernel_variants", "4", "Kernel variants", 50.5),
-    Clip("HeadRouting", "s5_multihead", "5", "Multi-head: many statistics at once", 42.5),
-    Clip("KVCacheGrowth", "s6_kv_cache", "6", "Causal masking and the KV cache", 52.8),
-    Clip("AdaptiveSufficiency", "s7_adaptive_sufficiency", "7", "Adaptive sufficiency", 22.0),
+    Clip("LectureTitle", "s0_title", "0", "Attention: title and outline", 27.0),
+    Clip("FixedVsQueryWeights", "s1_fixed_vs_query", "1", "Fixed and query-dependent weights", 61.0),
+    Clip("KernelRegressionCollapse", "s2_kernel_regression", "2", "Attention as kernel regression", 84.0),
+    Clip("TemperatureSweep", "s3_softmax_temperature", "3", "Softmax as entropy-regularised retrieval", 111),
+    Clip("KernelVariants", "s4_kernel_variants", "4", "Kernel variants", 100.0),
+    Clip("HeadRouting", "s5_multihead", "5", "Multi-head: many statistics at once", 75.0),
+    Clip("KVCacheGrowth", "s6_kv_cache", "6", "Causal masking and the KV cache", 88.0),
+    Clip("AdaptiveSufficiency", "s7_adaptive_sufficiency", "7", "Adaptive sufficiency", 44.0),
 )
 
 

@@ -10,13 +10,17 @@ import base64
 import hashlib
 import html
 import json
+import os
 from collections.abc import Sequence
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+import av
 import manim
 
+from scenes.build.audio import SAMPLE_RATE, mux_audio
+from scenes.build.soundtrack import join_voices, manifest_beats, read_beats
 from scenes.captions import chapters_vtt, clamp, parse_srt, shift, to_srt, to_vtt
 from scenes.media import concat_videos, probe, save_last_frame
 from scenes.render import RenderOptions, RenderResult, write_text_atomic
@@ -45,6 +49,7 @@ def _clip_entry(result: RenderResult, options: RenderOptions) -> tuple[dict[str,
     if result.rendered or not poster.exists() or poster.stat().st_mtime < result.video.stat().st_mtime:
         save_last_frame(result.video, poster)
     clip = result.clip
+    beats = manifest_beats(read_beats(result.beats)) if result.beats else []
     entry = {
         "scene": clip.scene,
         "section": clip.section,
@@ -57,8 +62,46 @@ def _clip_entry(result: RenderResult, options: RenderOptions) -> tuple[dict[str,
         "captions": {"srt": srt.name, "vtt": vtt.name},
         "poster": poster.name,
         "sha256": sha256(result.video),
+        "audio": probe_audio(result.video),
+        "beats": beats,
     }
     return entry, cues
+
+
+def probe_audio(video: Path) -> dict[str, Any] | None:
+    """Codec, rate and channels of a clip's audio track (None for a silent clip)."""
+    with av.open(str(video)) as container:
+        if not container.streams.audio:
+            return None
+        stream = container.streams.audio[0]
+        return {"codec": stream.codec_context.name, "rate": stream.rate, "channels": stream.channels}
+
+
+def join_lecture(videos: Sequence[Path], out: Path) -> list[float]:
+    """Join the clips' video without re-encoding and lay their voices on one track; returns clip starts."""
+    joined = out.with_name(f".{out.stem}.video{out.suffix}")
+    try:
+        starts = concat_videos(videos, joined)
+        track = join_voices(videos, starts, probe(joined).duration)
+        if track is None:
+            os.replace(joined, out)
+        else:
+            mux_audio(joined, track, SAMPLE_RATE, out)
+    finally:
+        joined.unlink(missing_ok=True)
+    return starts
+
+
+def transcript(title: str, clips: Sequence[dict[str, Any]]) -> str:
+    """Markdown transcript of the lecture: each clip's narration, beat by beat, with its time."""
+    lines = [f"# {title}", ""]
+    for clip in clips:
+        heading = clip["title"] if clip["section"] == "0" else f"{clip['section']}. {clip['title']}"
+        lines += [f"## {heading}", ""]
+        for beat in clip["beats"]:
+            at = clip["start"] + beat["start"]
+            lines += [f"[{int(at // 60)}:{at % 60:04.1f}] {beat['text']}", ""]
+    return "\n".join(lines)
 
 
 def publish_lecture(
@@ -73,7 +116,7 @@ def publish_lecture(
     if same_clips and video.exists():
         starts = [c["start"] for c in previous["clips"]]
     else:
-        starts = concat_videos([r.video for r in results], video)
+        starts = join_lecture([r.video for r in results], video)
     ends = [s + e["duration"] for s, e in zip(starts, entries, strict=True)]
     lecture_cues = [cue for s, cues in zip(starts, cue_lists, strict=True) for cue in shift(cues, s)]
     write_text_atomic(out_dir / f"{LECTURE_STEM}.srt", to_srt(lecture_cues))
@@ -98,6 +141,7 @@ def publish_lecture(
         "clips": [{**e, "start": round(s, 6)} for e, s in zip(entries, starts, strict=True)],
     }
     write_text_atomic(manifest_path, json.dumps(manifest, indent=2) + "\n")
+    write_text_atomic(out_dir / "transcript.md", transcript(title, manifest["clips"]))
     write_text_atomic(out_dir / "index.html", render_page(manifest, out_dir))
     return out_dir / "index.html"
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -28,7 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from scenes.build.soundtrack import add_voice, beat_cues, read_beats
+from scenes.captions import to_srt
 from scenes.lecture import Clip
+from scenes.media import probe
 
 __all__ = [
     "QUALITIES",
@@ -42,7 +46,8 @@ __all__ = [
 ]
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED_MODULES = ("theme", "widgets", "base", "lecture")
+# Modules every clip depends on: the drawing kit, and the build steps that shape a clip's sound and captions.
+SHARED_MODULES = ("theme", "widgets", "base", "lecture", "build.soundtrack", "captions")
 
 # quality flag -> manim's output folder name
 QUALITIES = {"l": "480p15", "m": "720p30", "h": "1080p60", "p": "1440p60", "k": "2160p60"}
@@ -66,8 +71,10 @@ class RenderOptions:
             raise ValueError(f"quality must be one of {', '.join(QUALITIES)}, got {self.quality!r}")
         if self.fmt not in FORMATS:
             raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {self.fmt!r}")
-        if self.transparent and self.fmt == "mp4":
-            raise ValueError("--transparent needs --format webm (mp4/h264 has no alpha channel)")
+        if self.transparent and self.fmt != "webm":
+            raise ValueError(
+                f"--transparent needs --format webm (got --format {self.fmt}: it has no alpha channel)"
+            )
 
     @property
     def resolution(self) -> str:
@@ -89,6 +96,7 @@ class RenderResult:
     captions: Path | None
     rendered: bool  # False when it was already up to date
     seconds: float
+    beats: Path | None = None  # the narration's beats (``NN-Scene.beats.json``), when the scene has them
 
 
 def check_latex() -> None:
@@ -115,20 +123,27 @@ def ensure_writable(folder: Path) -> None:
         ) from None
 
 
+def _module_path(name: str) -> Path | None:
+    """The file of module ``scenes.<name>`` (``kit.voice`` -> ``scenes/kit/voice.py``), if it exists."""
+    base = REPO / "scenes" / Path(*name.split("."))
+    return next((p for p in (base.with_suffix(".py"), base / "__init__.py") if p.exists()), None)
+
+
 def _scene_dependencies(clip: Clip) -> list[Path]:
     """The clip's own module and the scene modules it imports, recursively."""
     seen: dict[str, Path] = {}
     todo = [clip.module, *SHARED_MODULES]
     while todo:
         name = todo.pop()
-        path = REPO / "scenes" / f"{name}.py"
-        if name in seen or not path.exists():
+        path = _module_path(name)
+        if name in seen or path is None:
             continue
         seen[name] = path
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("scenes."):
-                todo.append(node.module.split(".", 1)[1])
-    return sorted(seen.values())
+                sub = node.module.split(".", 1)[1]
+                todo += [sub, *(f"{sub}.{alias.name}" for alias in node.names)]
+    return sorted(set(seen.values()))
 
 
 def clip_inputs_hash(clip: Clip, options: RenderOptions, extra: str = "") -> str:
@@ -158,6 +173,11 @@ def published_paths(
         stem.with_suffix(".srt"),
         stem.with_suffix(".inputs"),
     )
+
+
+def beats_path(video: Path) -> Path:
+    """Where a clip's narration beats are published, beside the clip."""
+    return video.with_suffix(".beats.json")
 
 
 def is_up_to_date(
@@ -197,7 +217,7 @@ def _manim_command(clip: Clip, options: RenderOptions, work: Path) -> list[str]:
 def _find_output(work: Path, clip: Clip, options: RenderOptions) -> Path:
     matches = sorted(work.glob(f"videos/{clip.module}/*/{clip.scene}.{options.fmt}"))
     if not matches:
-        raise RenderError(f"{clip.scene}: manim finished but wrote no .{options.fmt} under {work}")
+        raise RenderError(f"{clip.scene}: render failed: manim wrote no .{options.fmt} under {work}")
     return matches[0]
 
 
@@ -226,21 +246,52 @@ def render_clip(
     video, captions, stamp = published_paths(clip, options, out_dir, index)
     start = time.monotonic()
     if not force and is_up_to_date(clip, options, out_dir, extra, index):
-        return RenderResult(clip, video, captions if captions.exists() else None, False, 0.0)
+        beats = beats_path(video)
+        shown = captions if captions.exists() else None
+        return RenderResult(clip, video, shown, False, 0.0, beats if beats.exists() else None)
     work = out_dir.parent / ".work" / options.variant / clip.scene
     shutil.rmtree(work, ignore_errors=True)  # whatever a killed run left
     work.mkdir(parents=True)
     log_path = work / "manim.log"
-    _run_manim(clip, options, work, log_path, progress, env)
+    beats_out = work / "beats.json"
+    _run_manim(clip, options, work, log_path, progress, {**(env or {}), "LECTURE_BEATS_OUT": str(beats_out)})
     src = _find_output(work, clip, options)
+    srt = src.with_suffix(".srt")
+    record = read_beats(beats_out) if beats_out.exists() else None
+    if record is not None:
+        src = _narrate(clip, options, src, record, work, progress)
     stamp.unlink(missing_ok=True)  # the old stamp must not vouch for a half-published clip
     _publish(src, video)
-    srt = src.with_suffix(".srt")
-    if srt.exists():
+    if record is not None:
+        write_text_atomic(captions, to_srt(beat_cues(record)))
+        write_text_atomic(beats_path(video), json.dumps(record, indent=1) + "\n")
+    elif srt.exists():
         _publish(srt, captions)
     write_text_atomic(stamp, clip_inputs_hash(clip, options, extra) + "\n")
     shutil.rmtree(work, ignore_errors=True)
-    return RenderResult(clip, video, captions if captions.exists() else None, True, time.monotonic() - start)
+    return RenderResult(
+        clip,
+        video,
+        captions if captions.exists() else None,
+        True,
+        time.monotonic() - start,
+        beats_path(video) if record is not None else None,
+    )
+
+
+def _narrate(
+    clip: Clip, options: RenderOptions, src: Path, record: dict, work: Path, progress: Progress | None
+) -> Path:
+    """Report the scene's warnings about recordings; lay its voice into the clip (mp4 only)."""
+    for beat in record["beats"]:
+        if beat.get("warning") and progress is not None:
+            progress(clip, f"warning: {beat['warning']}")
+    if options.fmt != "mp4":
+        return src  # AAC belongs in mp4; webm and gif clips stay silent
+    if progress is not None and any(b["audio"] for b in record["beats"]):
+        progress(clip, "laying the voice track")
+    voiced = work / f"voiced-{src.name}"
+    return voiced if add_voice(src, record, voiced, probe(src).duration) else src
 
 
 def write_text_atomic(path: Path, text: str) -> None:
@@ -298,7 +349,7 @@ def _run_manim(
             _CHILDREN.discard(proc)
     if code != 0:
         tail = "".join(log_path.read_text().splitlines(keepends=True)[-15:])
-        raise RenderError(f"{clip.scene}: manim exited with {code}; log: {log_path}\n{tail}")
+        raise RenderError(f"{clip.scene}: render failed (manim exited with {code}); log: {log_path}\n{tail}")
 
 
 def render_clips(

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import numpy as np
-from manim import DOWN, UP, Create, DashedLine, Dot, FadeIn, FadeOut, Mobject, ValueTracker, VGroup
+from manim import DOWN, UP, Create, DashedLine, Dot, FadeIn, FadeOut, Indicate, Mobject, ValueTracker, VGroup
 
 from attnmath import (
     fit_similarity,
@@ -43,15 +43,37 @@ class FixedVsQueryWeights(LectureScene):
     query_path: ClassVar[tuple[float, ...]] = (0.08, 0.92, 0.35)
 
     def construct(self) -> None:
-        """Storyboard of the section."""
+        """Storyboard of the section: one beat per idea, each with its narration."""
         self.x, self.y = noisy_sine(self.n_points, noise=self.noise, seed=self.seed)
         self.fit = fit_similarity(self.x, self.y)
         self.grid = np.linspace(0.0, 1.0, 161)
-        self.show_title_card()
-        self.show_panels()
-        self.show_weights()
+        with self.beat("title", "Section one. Fixed and query-dependent weights."):
+            self.title_card()
+        self.build_panels()
+        with self.beat(
+            "mean",
+            f"The same {self.x.size} noisy points, summarised three ways. First the mean, a sufficient "
+            "statistic: every point weighs the same, so it predicts a flat line.",
+        ):
+            self.show_panel(0)
+        with self.beat(
+            "kernel",
+            "Kernel regression weights each point by its similarity to the query, under a kernel we choose.",
+        ):
+            self.show_panel(1)
+        with self.beat(
+            "attention",
+            "Attention does the same, but the similarity is a dot product of learned projections.",
+        ):
+            self.show_panel(2)
+        with self.beat(
+            "query-arrives",
+            "A query, q, arrives, in orange. The yellow bars show each method's weight on every point.",
+        ):
+            self.show_weights()
         self.move_query()
-        self.show_learned_fact()
+        with self.beat("learned", self.learned_narration()):
+            self.show_learned_fact()
 
     # --- the three weighting rules, all from attnmath -------------------------
     def weights(self, queries: np.ndarray) -> list[np.ndarray]:
@@ -86,8 +108,8 @@ class FixedVsQueryWeights(LectureScene):
         self.axes[k] = axes
         return VGroup(heading, rule, axes, scatter(axes, self.x, self.y), prediction, self.bars[k])
 
-    def show_panels(self) -> None:
-        """Three panels with the same data and each method's prediction curve."""
+    def build_panels(self) -> None:
+        """Three panels with the same data and each method's prediction curve (not shown yet)."""
         rules = (
             math(r"w_i = 1/N", size=theme.READOUT_SIZE),
             math(r"w_i \propto K(q, x_i)", size=theme.READOUT_SIZE),
@@ -97,12 +119,15 @@ class FixedVsQueryWeights(LectureScene):
         self.axes: dict[int, Mobject] = {}
         self.bars: dict[int, BarPanel] = {}
         self.panels = [self.build_panel(k, t, r) for k, (t, r) in enumerate(zip(titles, rules, strict=True))]
-        self.reveal(
-            *self.panels,
-            caption="The same ten noisy points, summarised three ways; each curve is that method's "
-            "prediction at every query position.",
-            hold=3.0,
-        )
+
+    def show_panel(self, k: int) -> None:
+        """Panel ``k`` in four steps paced on the narration: data, title, rule, then its prediction."""
+        heading, rule, axes, dots, prediction, bars = self.panels[k]
+        step = max(self.speech_left() - 1.0, 4.0) / 4
+        for part in (VGroup(axes, dots, bars.box, bars.baseline), heading, rule):
+            self.play(FadeIn(part), run_time=min(step, 1.2))
+            self.hold(step - min(step, 1.2))
+        self.play(Create(prediction), run_time=min(step, 2.5))
 
     def show_weights(self) -> None:
         """A query line in each panel and the weights each method puts on the points."""
@@ -111,15 +136,8 @@ class FixedVsQueryWeights(LectureScene):
         bar_label = label("weights on the points", size=theme.SMALL_SIZE, color=theme.WEIGHT)
         self.bar_label = bar_label.move_to([0, BARS_Y - 0.95, 0])
         self.refresh()
-        self.play(
-            Create(self.markers),
-            FadeIn(self.bar_label),
-            run_time=1.5,
-            subcaption="A query q arrives (orange). Below each panel, the weight each method "
-            "puts on each data point.",
-            subcaption_duration=4.0,
-        )
-        self.wait(2.5)
+        self.play(Create(self.markers), run_time=1.5)
+        self.play(*(FadeIn(b.bars) for b in self.bars.values()), FadeIn(self.bar_label), run_time=1.5)
         self.go_live(VGroup(self.markers, *self.bars.values()), self.refresh)
 
     def query_marker(self, _k: int) -> VGroup:
@@ -139,30 +157,41 @@ class FixedVsQueryWeights(LectureScene):
             bars.set_values(w[0])
 
     def move_query(self) -> None:
-        """Sweep the query across and back."""
-        texts = (
-            "The mean's weights ignore the query: the same for every q.",
-            "Kernel and attention weights follow the query, so each position gets its own summary.",
+        """Sweep the query across and back, one beat each way."""
+        beats = (
+            ("mean-ignores-q", "As the query moves, the mean's weights never change."),
+            (
+                "weights-follow-q",
+                "Kernel and attention weights follow the query, so every position gets its own summary.",
+            ),
         )
-        for target, text in zip(self.query_path[1:], texts, strict=True):
-            self.sweep(self.q, target, seconds=7.0, caption=text, hold=0.5)
+        for target, (slug, text) in zip(self.query_path[1:], beats, strict=True):
+            with self.beat(slug, text):
+                self.sweep_to(self.q, target, 7.0)
+
+    def best_gaussian_error(self) -> float:
+        """Leave-one-out error of the best Gaussian bandwidth on this data."""
+        return float(np.min(loo_cv_error(self.x, self.y, np.geomspace(1e-3, 10, 200))))
+
+    def learned_narration(self) -> str:
+        """What 'learned' means, and how the fitted similarity compares with the best bandwidth."""
+        better = "lower" if self.fit.loss < self.best_gaussian_error() else "higher"
+        return (
+            "The kernel was chosen by hand. Attention's projections were fitted to predict each point "
+            f"from the others, and their leave-one-out error is {better} than the best Gaussian bandwidth's."
+        )
 
     def show_learned_fact(self) -> None:
         """What 'learned' means here, with the fitted numbers."""
-        best_sigma_error = float(np.min(loo_cv_error(self.x, self.y, np.geomspace(1e-3, 10, 200))))
         note = math(
             rf"\text{{learned }} W_Q, W_K:\ \text{{leave-one-out error }} {self.fit.loss:.3f}"
-            rf"\ \text{{vs. }} {best_sigma_error:.3f} \text{{ for the best Gaussian bandwidth}}",
+            rf"\ \text{{vs. }} {self.best_gaussian_error():.3f} \text{{ for the best Gaussian bandwidth}}",
             size=theme.READOUT_SIZE,
         )
         fit_width(note, theme.SAFE_RIGHT - theme.SAFE_LEFT)
         note.move_to(self.bar_label)
-        self.play(
-            FadeOut(self.bar_label),
-            FadeIn(note),
-            run_time=1.0,
-            subcaption="Kernel regression uses a similarity we chose; attention's similarity is learned: "
-            "here two small projections fitted to predict each point from the others.",
-            subcaption_duration=5.0,
-        )
-        self.wait(4.0)
+        self.play(Indicate(self.panels[1][1]), run_time=1.2)
+        self.play(Indicate(self.panels[2][1]), run_time=1.2)
+        self.hold(self.speech_left() - 4.0)
+        self.play(FadeOut(self.bar_label), run_time=0.5)
+        self.play(FadeIn(note), run_time=1.0)

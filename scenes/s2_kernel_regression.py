@@ -12,9 +12,13 @@ from manim import (
     DOWN,
     LEFT,
     UP,
+    Circumscribe,
+    Create,
     DashedLine,
     Dot,
+    FadeIn,
     FadeOut,
+    LaggedStart,
     ReplacementTransform,
     ValueTracker,
     VGroup,
@@ -32,7 +36,7 @@ from attnmath import (
 from scenes import theme
 from scenes.base import LectureScene
 from scenes.plots import curve, quiet_axes, redraw_curve, scatter, to_scene
-from scenes.widgets import BarPanel, Readout, fit_width, label, math
+from scenes.widgets import BarPanel, LabelSwitch, Readout, fit_width, label, math
 
 __all__ = ["KernelRegressionCollapse"]
 
@@ -63,12 +67,33 @@ class KernelRegressionCollapse(LectureScene):
     grid_size: ClassVar[int] = 300
 
     def construct(self) -> None:
-        """Storyboard of the section."""
+        """Storyboard of the section: one beat per idea, each with its narration."""
         self.compute()
-        self.show_title_card()
-        self.show_data()
-        self.show_kernel()
-        self.show_loo_panel()
+        with self.beat("title", "Section two. Attention as Nadaraya-Watson kernel regression."):
+            self.title_card()
+        with self.beat("data", f"Here are {self.x.size} noisy samples of a smooth curve."):
+            self.show_data()
+        with self.beat(
+            "estimate",
+            "The white curve is the Nadaraya-Watson estimate: a kernel-weighted average of the y values.",
+        ):
+            self.show_estimate()
+        with self.beat(
+            "query-kernel",
+            "Fix a query, q, in orange. Its purple kernel sets each sample's weight: the yellow bars.",
+        ):
+            self.show_kernel()
+        with self.beat(
+            "readouts",
+            "On the right, the bandwidth sigma, the entropy of the weights, and k effective.",
+        ):
+            self.show_readouts()
+        with self.beat(
+            "leave-one-out",
+            "Below, the error when each sample is predicted from the others. "
+            "It is lowest here, where the fit is smooth.",
+        ):
+            self.show_loo_panel()
         self.sweep_bandwidth()
         self.show_softmax_identity()
 
@@ -89,26 +114,23 @@ class KernelRegressionCollapse(LectureScene):
         return int(np.argmin(np.abs(np.log10(self.sigmas) - self.log_sigma.get_value())))
 
     def show_data(self) -> None:
-        """Samples and the estimate at the starting bandwidth."""
+        """The samples on their axes."""
         self.log_sigma = ValueTracker(np.log10(self.sigmas[self.best]))
         self.axes = quiet_axes((0, 1), Y_RANGE, width=MAIN_W, height=MAIN_H).move_to([MAIN_X, MAIN_Y, 0])
         self.axes.x_axis.set_opacity(0.0)
         self.dots = scatter(self.axes, self.x, self.y)
+        self.fade_in(self.axes, self.dots)
+
+    def show_estimate(self) -> None:
+        """The estimate at the best bandwidth, drawn left to right, and its formula."""
         self.estimate = curve(self.axes, self.xs, self.curves[self.best], width=3.5)
         self.equation = math(
             r"\hat f(q) = \frac{\sum_i K(q, x_i)\, y_i}{\sum_j K(q, x_j)}",
             colors=ROLE_TEX,
             size=theme.READOUT_SIZE,
         ).move_to([RIGHT_X, 2.75, 0])
-        self.reveal(
-            self.axes,
-            self.dots,
-            self.estimate,
-            self.equation,
-            caption="Twenty noisy samples of a smooth curve. The white curve is the Nadaraya-Watson "
-            "estimate: a kernel-weighted average of the y-values.",
-            hold=3.0,
-        )
+        self.play(Create(self.estimate), run_time=2.5)
+        self.fade_in(self.equation, run_time=1.2)
 
     def show_kernel(self) -> None:
         """The query, its kernel, the weights and the live readouts."""
@@ -128,19 +150,25 @@ class KernelRegressionCollapse(LectureScene):
             Readout(r"k_{\mathrm{eff}} =", 1.0, decimals=2, widest=self.x.size),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         self.readouts.move_to([RIGHT_X, 1.15, 0])
-        self.regime = label("", size=theme.LABEL_SIZE, color=theme.TEMPERATURE)
+        self.regime = LabelSwitch(
+            {
+                name: fit_width(label(text, size=theme.LABEL_SIZE, color=theme.TEMPERATURE), 4.9).move_to(
+                    [RIGHT_X, 0.05, 0]
+                )
+                for name, text in REGIME_TEXT.items()
+            }
+        )
         self.live = VGroup(self.estimate, self.query_dot, self.bump, self.bars, self.readouts)
         self.refresh()
-        self.reveal(
-            self.query_line,
-            self.query_dot,
-            self.bump,
-            self.bars,
-            self.bar_label,
-            self.readouts,
-            caption="At the query q (orange) the kernel (purple) sets each sample's weight; "
-            "the yellow bars are those weights.",
-            hold=3.0,
+        self.play(Create(self.query_line), FadeIn(self.query_dot), run_time=1.2)
+        self.play(Create(self.bump), run_time=1.5)
+        self.fade_in(self.bars, self.bar_label, run_time=1.2)
+
+    def show_readouts(self) -> None:
+        """The bandwidth, entropy and effective k, one after another; then everything goes live."""
+        self.play(
+            LaggedStart(*(FadeIn(r) for r in self.readouts), lag_ratio=0.5),
+            run_time=min(max(self.speech_left() - 1.0, 1.5), 4.0),
         )
         self.go_live(self.live, self.refresh)
 
@@ -164,13 +192,8 @@ class KernelRegressionCollapse(LectureScene):
             self.set_regime(classify_regime(k, self.x.size))
 
     def set_regime(self, regime: str) -> None:
-        """Show the name of ``regime`` (rebuilt only when it changes)."""
-        if getattr(self, "regime_name", None) == regime:
-            return
-        self.regime_name = regime
-        new = label(REGIME_TEXT[regime], size=theme.LABEL_SIZE, color=theme.TEMPERATURE)
-        fit_width(new, 4.9).move_to([RIGHT_X, 0.05, 0])
-        self.regime.become(new)
+        """Name the bandwidth's regime under the readouts."""
+        self.regime.switch_to(regime)
 
     def show_loo_panel(self) -> None:
         """Leave-one-out error against bandwidth, with the minimum labelled."""
@@ -193,46 +216,71 @@ class KernelRegressionCollapse(LectureScene):
         self.loo_dot = Dot(radius=0.09, color=theme.TEMPERATURE)
         self.live.add(self.loo_dot, self.regime)
         self.refresh()
-        self.reveal(
-            self.loo_axes,
-            loo_curve,
-            title,
-            ticks,
-            best_label,
-            self.loo_dot,
-            self.regime,
-            caption="Predicting each sample from the others measures the fit: too narrow overfits "
-            "the noise, too wide washes out the curve.",
-            hold=3.0,
-        )
+        self.fade_in(self.loo_axes, title, ticks, run_time=1.0)
+        self.play(Create(loo_curve), run_time=2.5)
+        self.play(FadeIn(best_label), FadeIn(self.loo_dot), run_time=1.0)
+        self.hold(self.speech_left() - 4.0)
+        self.play(FadeIn(self.regime), run_time=1.0)
         self.go_live(self.live, self.refresh)
 
     def sweep_bandwidth(self) -> None:
-        """Tiny bandwidth, back to the best one, then huge."""
+        """Tiny bandwidth, back to the best one, then huge: one beat each, the sweep filling the beat."""
+        n = self.x.size
         steps = (
             (
+                "tiny-bandwidth",
                 self.sigmas[0],
-                "A tiny bandwidth copies the nearest sample: a jagged step function, "
-                "with all weight on one point and entropy 0.",
+                "Shrink the bandwidth: all the weight lands on the nearest sample, the entropy falls "
+                "to zero, and the estimate turns into steps.",
             ),
             (
+                "best-bandwidth",
                 self.sigmas[self.best],
-                "Widening the kernel averages neighbours and the curve smooths out; "
-                "the leave-one-out error is lowest here.",
+                "Widen it again, and the curve smooths out.",
             ),
             (
+                "huge-bandwidth",
                 self.sigmas[-1],
-                "A kernel wider than the data weighs every sample equally: the estimate "
-                "flattens to the global mean and effective k reaches N.",
+                "Wider still, the kernel spans everything: every sample counts the same, "
+                f"k effective nears {n}, and the estimate flattens to the mean.",
             ),
         )
-        for sigma, text in steps:
-            self.sweep(self.log_sigma, np.log10(sigma), seconds=4.0, caption=text)
+        for slug, sigma, text in steps:
+            with self.beat(slug, text):
+                self.sweep_to(self.log_sigma, np.log10(sigma), min(max(self.speech_left() - 1.0, 4.0), 8.0))
 
     def show_softmax_identity(self) -> None:
-        """The Gaussian weights written as a softmax: attention with temperature 2 sigma^2."""
-        self.play(self.log_sigma.animate.set_value(np.log10(self.sigmas[self.best])), run_time=2.0)
-        self.live.clear_updaters()
+        """The Gaussian weights written as a softmax, then expanded into a dot-product score."""
+        identity = self.identity()
+        with self.beat(
+            "softmax-form",
+            "Now write the Gaussian weights out: a softmax of minus the squared distance "
+            "over two sigma squared.",
+        ):
+            self.play(self.log_sigma.animate.set_value(np.log10(self.sigmas[self.best])), run_time=2.0)
+            self.stop_live(self.live)
+            self.play(
+                FadeOut(self.readouts),
+                FadeOut(self.regime),
+                ReplacementTransform(self.equation, identity[0]),
+                run_time=1.5,
+            )
+        with self.beat(
+            "expand",
+            "Expand the square: a dot-product score, q times x i over sigma squared, plus a term in the key "
+            "alone. The term in q alone cancels in the normalisation.",
+        ):
+            self.play(FadeIn(identity[1], shift=0.2 * DOWN), run_time=1.5)
+            self.hold(self.speech_left() - 6.0)
+            self.play(Circumscribe(identity[1], color=theme.QUERY), run_time=2.0)
+        with self.beat(
+            "attention",
+            "So these yellow weights are attention weights, with temperature sigma squared.",
+        ):
+            self.play(Circumscribe(self.bars, color=theme.WEIGHT), run_time=2.0)
+
+    def identity(self) -> VGroup:
+        """The two lines of the identity, placed where the estimator's formula was."""
         identity = VGroup(
             math(
                 r"w_i(q) = \mathrm{softmax}_i\!\left(-\frac{\|q - x_i\|^2}{2\sigma^2}\right)",
@@ -245,14 +293,5 @@ class KernelRegressionCollapse(LectureScene):
                 size=theme.READOUT_SIZE,
             ),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
-        fit_width(identity, 5.2).move_to([RIGHT_X, 1.6, 0])
-        self.play(
-            FadeOut(self.readouts),
-            FadeOut(self.regime),
-            ReplacementTransform(self.equation, identity),
-            run_time=1.5,
-            subcaption="The Gaussian weights are a softmax of minus the squared distance: a dot-product "
-            "score plus a key-only term. The query-only term cancels in the normalisation.",
-            subcaption_duration=6.0,
-        )
-        self.wait(4.5)
+        fit_width(identity, 5.2)
+        return identity.move_to([RIGHT_X, 1.6, 0])

@@ -27,7 +27,7 @@ from manim import (
 from attnmath import SweepResult, classify_regime, softmax, solve_retrieval, temperature_sweep
 from scenes import theme
 from scenes.base import LectureScene
-from scenes.widgets import BarPanel, LogSlider, Readout, fit_width, label, math
+from scenes.widgets import BarPanel, LabelSwitch, LogSlider, Readout, fit_width, label, math
 
 __all__ = ["TemperatureSweep"]
 
@@ -66,24 +66,41 @@ class TemperatureSweep(LectureScene):
     )
     tau_range: ClassVar[tuple[float, float]] = (0.01, 100.0)
     # (temperature to stop at, seconds to get there): one stop inside each regime.
-    stops: ClassVar[tuple[tuple[float, float], ...]] = ((0.02, 1.5), (0.6, 4.0), (100.0, 4.5))
+    stops: ClassVar[tuple[tuple[float, float], ...]] = ((0.04, 1.5), (0.6, 4.0), (100.0, 4.5))
     check_taus: ClassVar[tuple[float, ...]] = (0.1, 0.5, 3.0)
     coda_tau: ClassVar[float] = 0.6
     prior_decay: ClassVar[float] = 0.4
     summary_taus: ClassVar[tuple[float, ...]] = (0.01, 0.6, 100.0)
 
     def construct(self) -> None:
-        """Storyboard of the section."""
+        """Storyboard of the section: one beat per idea, each with its narration."""
         self.s = np.asarray(self.scores, dtype=float)
         self.prior: np.ndarray | None = None
-        self.show_title_card()
-        self.show_objective()
-        self.show_scores()
-        self.show_weights()
+        with self.beat("title", "Section three. Softmax is the entropy-regularised retrieval rule."):
+            self.title_card()
+        with self.beat(
+            "objective",
+            "Retrieval chooses a distribution, a, over the memory items. It should score well "
+            "on average, and it earns a bonus for entropy, for spreading out. The temperature, "
+            "tau, sets what that bonus is worth.",
+        ):
+            self.show_objective()
+        with self.beat("scores", f"Here are {self.s.size} memory items, each with a score, s i."):
+            self.show_scores()
+        with self.beat(
+            "dashboard",
+            "On the right, the softmax weights. Below, a slider for the temperature, and "
+            "readouts of the entropy, the effective number of items, and the objective.",
+        ):
+            self.show_weights()
         self.sweep_temperature()
         self.compare_with_optimiser()
         self.show_prior_coda()
-        self.show_summary()
+        with self.beat(
+            "summary",
+            "One rule, three regimes: the temperature trades relevance against spread.",
+        ):
+            self.show_summary()
 
     # --- state -------------------------------------------------------------
     def current(self) -> SweepResult:
@@ -111,9 +128,8 @@ class TemperatureSweep(LectureScene):
         self.show_regime(classify_regime(float(sweep.effective_k[0]), self.s.size))
 
     def show_regime(self, regime: str) -> None:
-        """Make the label of ``regime`` the only visible one."""
-        for name, mob in self.regime_labels.items():
-            mob.set_opacity(1.0 if name == regime and self.regimes_on else 0.0)
+        """Name ``regime`` beside the slider (nothing while the regimes are off)."""
+        self.regime_label.switch_to(regime if self.regimes_on else "")
 
     # --- storyboard steps ---------------------------------------------------
     def show_objective(self) -> None:
@@ -123,12 +139,7 @@ class TemperatureSweep(LectureScene):
             r"= \sum_i a_i s_i - \tau \sum_i a_i \log a_i",
             colors=ROLE_TEX,
         ).move_to(OBJECTIVE_Y * UP)
-        self.reveal(
-            self.objective,
-            caption="Retrieval picks a distribution a over memory items: "
-            "high expected score, but with an entropy bonus weighted by the temperature.",
-            hold=2.5,
-        )
+        self.fade_in(self.objective)
 
     def show_scores(self) -> None:
         """The memory items' scores as bars."""
@@ -142,7 +153,7 @@ class TemperatureSweep(LectureScene):
             color=theme.SCORE,
             title=title,
         ).shift(PANEL_X * LEFT + PANEL_Y * UP)
-        self.reveal(self.score_panel, caption=f"{self.s.size} memory items, each with a score s_i.", hold=1.0)
+        self.fade_in(self.score_panel)
 
     def show_weights(self) -> None:
         """The weights panel, slider and readouts, wired to attnmath."""
@@ -162,18 +173,16 @@ class TemperatureSweep(LectureScene):
         ).shift(PANEL_X * RIGHT + PANEL_Y * UP)
         self.slider = LogSlider(*self.tau_range, length=6.0).move_to(SLIDER_Y * UP + 1.9 * LEFT)
         self.readouts = self.build_readouts()
-        self.regime_labels = {
-            name: self.beside_slider(label(text, color=theme.TEMPERATURE, size=theme.LABEL_SIZE))
-            for name, text in REGIME_TEXT.items()
-        }
+        self.regime_label = LabelSwitch(
+            {
+                name: self.beside_slider(label(text, color=theme.TEMPERATURE, size=theme.LABEL_SIZE))
+                for name, text in REGIME_TEXT.items()
+            }
+        )
         self.regimes_on = False
         self.refresh()
-        self.dashboard = VGroup(self.weights, self.slider, self.readouts, *self.regime_labels.values())
-        self.reveal(
-            self.dashboard,
-            caption="On the right, the softmax weights; below, a temperature slider "
-            "on a log scale and live readouts.",
-        )
+        self.dashboard = VGroup(self.weights, self.slider, self.readouts, self.regime_label)
+        self.fade_in(self.dashboard)
         self.go_live(self.dashboard, self.refresh)
 
     def beside_slider(self, mob: Mobject) -> Mobject:
@@ -209,50 +218,52 @@ class TemperatureSweep(LectureScene):
         return float(np.max(temperature_sweep(self.s, [self.tau_range[1]]).objective))
 
     def sweep_temperature(self) -> None:
-        """Sweep tau across the three regimes, pausing in each."""
+        """Sweep tau across the three regimes, one beat in each."""
         self.regimes_on = True
-        captions = {
-            "argmax": "Tiny temperature: all weight on the best item. Entropy 0, effective k = 1.",
-            "intermediate": "In between, several items share the weight; "
-            "effective k counts roughly how many.",
-            "uniform": "Huge temperature: the entropy term wins and the weights go uniform; effective k = N.",
+        narration = {
+            "argmax": "Start cold. The entropy bonus is worth almost nothing, so all the weight "
+            "lands on the best item. Entropy zero, one effective item: the argmax regime, "
+            "as relevant as it gets, and brittle.",
+            "intermediate": "Warm it up and several items share the weight. The effective number "
+            "of items, e to the entropy, says roughly how many you are really drawing from.",
+            "uniform": "Hot, the entropy term wins outright. The weights go uniform, the scores "
+            "stop mattering, and every item counts.",
         }
         for tau, seconds in self.stops:
-            self.play(self.log_tau.animate.set_value(np.log10(tau)), run_time=seconds, rate_func=linear)
-            regime = classify_regime(float(self.current().effective_k[0]), self.s.size)
-            self.caption(captions[regime], theme.REGIME_PAUSE + 1.8)
+            regime = classify_regime(float(self.at_tau(tau).effective_k[0]), self.s.size)
+            with self.beat(regime, narration[regime]) as spoken:
+                # the slider moves while the voice explains, and rests for its last words
+                self.sweep_to(self.log_tau, np.log10(tau), max(seconds, 0.7 * spoken.duration))
+
+    def at_tau(self, tau: float) -> SweepResult:
+        """Attnmath's sweep at ``tau`` (one row), with the current prior."""
+        return temperature_sweep(self.s, [tau], prior=self.prior)
 
     def compare_with_optimiser(self) -> None:
         """Overlay scipy's numerical maximiser on the softmax at a few temperatures."""
         self.regimes_on = False
         self.show_regime("")
+        narration = (
+            "Is softmax really the maximiser? A general-purpose optimiser, with no softmax inside, "
+            "lands its hollow bars on the yellow ones.",
+            "At another temperature, the same.",
+            "And at a third: the gap is the optimiser's own tolerance.",
+        )
         for i, tau in enumerate(self.check_taus):
-            self.play(self.log_tau.animate.set_value(np.log10(tau)), run_time=1.5)
-            optimum = solve_retrieval(self.s, tau)
-            gap = float(np.max(np.abs(optimum - softmax(self.s, tau))))
-            outline = self.weights.outlines(optimum)
-            note = self.beside_slider(
-                VGroup(
-                    label("hollow bars: scipy optimiser", size=theme.SMALL_SIZE),
-                    label(f"largest gap to softmax: {gap:.1e}", size=theme.SMALL_SIZE),
-                ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
-            )
-            text = (
-                "A general-purpose optimiser, maximising the objective directly, "
-                "lands exactly on the softmax."
-                if i == 0
-                else "Same at another temperature."
-            )
-            self.play(
-                Create(outline),
-                FadeIn(note),
-                run_time=1.2,
-                subcaption=text,
-                subcaption_duration=2.6,
-            )
-            self.wait(1.4)
-            self.slide_break()
-            self.play(FadeOut(outline), FadeOut(note), run_time=0.5)
+            with self.beat(f"optimiser-{i + 1}", narration[i % len(narration)]):
+                self.play(self.log_tau.animate.set_value(np.log10(tau)), run_time=1.5)
+                optimum = solve_retrieval(self.s, tau)
+                gap = float(np.max(np.abs(optimum - softmax(self.s, tau))))
+                outline = self.weights.outlines(optimum)
+                note = self.beside_slider(
+                    VGroup(
+                        label("hollow bars: scipy optimiser", size=theme.SMALL_SIZE),
+                        label(f"largest gap to softmax: {gap:.1e}", size=theme.SMALL_SIZE),
+                    ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+                )
+                self.play(Create(outline), FadeIn(note), run_time=1.2)
+                self.hold(self.speech_left() - 0.5)
+                self.play(FadeOut(outline), FadeOut(note), run_time=0.5)
 
     def prior_at(self, strength: float) -> np.ndarray:
         """Position prior r_i proportional to exp(-strength * decay * distance from the end)."""
@@ -262,8 +273,22 @@ class TemperatureSweep(LectureScene):
 
     def show_prior_coda(self) -> None:
         """A position prior r reshapes the distribution: a_i proportional to r_i exp(s_i / tau)."""
-        self.play(self.log_tau.animate.set_value(np.log10(self.coda_tau)), run_time=1.0)
-        strength = ValueTracker(0.0)
+        with self.beat(
+            "prior",
+            "Add a prior, r, over positions. The entropy bonus becomes a penalty for straying "
+            "from r, and the maximiser becomes r i times e to the s i over tau.",
+        ):
+            self.play(self.log_tau.animate.set_value(np.log10(self.coda_tau)), run_time=1.0)
+            self.introduce_prior()
+        with self.beat(
+            "prior-leans",
+            "As the prior leans towards recent positions, the weight slides to the later items, "
+            "though no score has changed.",
+        ):
+            self.lean_prior()
+
+    def introduce_prior(self) -> None:
+        """The prior's bars replace the scores; the objective and the weights' title change with it."""
         self.prior = self.prior_at(0.0)
         r_max = float(self.prior_at(1.0).max()) * 1.1
         prior_panel = BarPanel(
@@ -290,32 +315,25 @@ class TemperatureSweep(LectureScene):
             ReplacementTransform(self.objective, prior_objective),
             Transform(self.weights.title, weights_title),
             run_time=1.5,
-            subcaption="Add a prior r over positions and the entropy bonus becomes a KL penalty "
-            "towards r; the maximiser becomes r_i exp(s_i / tau).",
-            subcaption_duration=4.0,
         )
         self.objective, self.score_panel = prior_objective, prior_panel
-        self.wait(2.5)
+
+    def lean_prior(self) -> None:
+        """The prior's decay grows; the weights follow it live."""
+        strength = ValueTracker(0.0)
+        prior_panel = self.score_panel
 
         def reshape(_m: Mobject) -> None:
             self.prior = self.prior_at(strength.get_value())
             prior_panel.set_values(self.prior)
 
         prior_panel.add_updater(reshape)
-        self.play(
-            strength.animate.set_value(1.0),
-            run_time=4.0,
-            rate_func=linear,
-            subcaption="As the prior leans towards recent positions, weight moves to the later items.",
-            subcaption_duration=5.0,
-        )
+        self.play(strength.animate.set_value(1.0), run_time=4.0, rate_func=linear)
         prior_panel.remove_updater(reshape)
-        self.wait(1.0)
-        self.slide_break()
 
     def show_summary(self) -> None:
         """A still frame summarising the three regimes (the clip's poster)."""
-        self.dashboard.clear_updaters()
+        self.stop_live(self.dashboard)
         self.prior = None
         objective = math(
             r"a = \mathrm{softmax}(s/\tau) = \arg\max_a\; \mathbb{E}_a[s] + \tau\, H(a)",
@@ -329,13 +347,7 @@ class TemperatureSweep(LectureScene):
             ReplacementTransform(self.objective, objective),
             run_time=1.0,
         )
-        self.play(
-            FadeIn(minis),
-            run_time=1.0,
-            subcaption="One rule, three regimes: the temperature trades relevance against spread.",
-            subcaption_duration=4.0,
-        )
-        self.wait(3.0)
+        self.play(FadeIn(minis), run_time=1.0)
 
     def mini_panel(self, tau: float) -> VGroup:
         """Small weights chart at ``tau`` with its regime and effective k."""

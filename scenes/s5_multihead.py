@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from manim import DOWN, RIGHT, UP, Create, FadeIn, FadeOut, Mobject, Rectangle, VGroup
+from manim import DOWN, RIGHT, UP, Create, FadeIn, FadeOut, LaggedStart, Mobject, Rectangle, VGroup
 
 from attnmath import DEFAULT_SENTENCE, Sentence, stylized_heads
 from scenes import theme
 from scenes.base import LectureScene
+from scenes.kit.narration import Spoken
 from scenes.tokens import Heatmap, TokenRow, attention_arcs
 from scenes.widgets import BarPanel, fit_width, label, math
 
@@ -20,10 +21,10 @@ __all__ = ["HeadRouting"]
 ROW_Y = -0.55
 BARS_Y = -1.75
 HEAD_TEXT = (
-    "H1 looks at the previous token: a building block of induction circuits for copying.",
-    "H2 routes by syntax: a verb looks at its subject, a preposition at the verb it attaches to.",
-    "H3 is positional: its weights fall with distance, whatever the words are.",
-    "H4 gathers the determiners and adjectives of each word's own phrase.",
+    "Head one attends to the previous token, a building block of induction circuits.",
+    "Head two routes by syntax: verbs look at their subjects, prepositions at their verbs.",
+    "Head three is positional: weight falls with distance, whatever the words.",
+    "Head four gathers each word's determiners and adjectives.",
 )
 
 
@@ -36,16 +37,33 @@ class HeadRouting(LectureScene):
     sentence: ClassVar[Sentence] = DEFAULT_SENTENCE
 
     def construct(self) -> None:
-        """Storyboard of the section."""
+        """Storyboard of the section: one beat per idea, each with its narration."""
         self.heads = stylized_heads(self.sentence, causal=True)
-        self.show_title_card()
-        self.show_sentence()
+        with self.beat("title", "Section five. Multi-head attention: many statistics at once."):
+            self.title_card()
+        with self.beat(
+            "sentence",
+            "One sentence, where each word sees only itself and earlier words. "
+            "A multi-head layer runs several attention patterns over it at once. "
+            "These four are stylised, built by hand rather than measured.",
+        ) as spoken:
+            self.show_sentence(spoken)
         for h in range(4):
             self.show_head(h)
-        self.show_all_heads()
-        self.show_concatenation()
+        with self.beat(
+            "all-heads",
+            "Side by side, rows for queries, columns for keys: "
+            "each head is a different summary of the same prefix.",
+        ):
+            self.show_all_heads()
+        with self.beat(
+            "concatenate",
+            "Their outputs are concatenated and mixed by an output matrix, for the next layer to build on. "
+            "Many heads: many statistics in parallel.",
+        ) as spoken:
+            self.show_concatenation(spoken)
 
-    def show_sentence(self) -> None:
+    def show_sentence(self, spoken: Spoken) -> None:
         """The tokens, and the standing note that the heads are stylised."""
         self.row = TokenRow(self.sentence.texts).move_to(ROW_Y * UP)
         self.note = label(
@@ -53,13 +71,10 @@ class HeadRouting(LectureScene):
             size=theme.SMALL_SIZE,
             color=theme.MUTED,
         ).move_to(2.95 * DOWN)
-        self.reveal(
-            self.row,
-            self.note,
-            caption="One sentence, read left to right (each word sees only earlier words). A multi-head "
-            "layer runs several attention patterns over it at once; here are four stylised examples.",
-            hold=2.5,
-        )
+        words = (FadeIn(word, shift=0.1 * UP) for word in self.row.boxes)
+        self.play(LaggedStart(*words, lag_ratio=0.3), run_time=3.5)  # read left to right
+        self.until_said(spoken, "These four")
+        self.fade_in(self.note)
 
     def head_title(self, h: int) -> Mobject:
         """'Hk: rule' at the top of the frame."""
@@ -76,13 +91,18 @@ class HeadRouting(LectureScene):
             return n // 2
         return routed[-1] if h == 3 and routed else n - 1
 
+    def spotlight_text(self, h: int) -> str:
+        """Where the spotlit query word's largest weight goes under head h, as a sentence."""
+        w, i = self.heads.weights[h], self.spotlight(h)
+        j = int(w[i].argmax())
+        target = "itself" if j == i else f'the word "{self.sentence.texts[j]}"'
+        return f'The word "{self.sentence.texts[i]}" puts {100 * w[i, j]:.0f} percent on {target}.'
+
     def show_head(self, h: int) -> None:
         """All of head h's arcs, then one query word's row as bars under the words."""
         w = self.heads.weights[h]
         title = self.head_title(h)
         arcs = attention_arcs(self.row, w)
-        self.play(FadeIn(title), Create(arcs), run_time=1.5, subcaption=HEAD_TEXT[h], subcaption_duration=4.5)
-        self.wait(1.5)
         i = self.spotlight(h)
         focus = attention_arcs(self.row, w, queries=[i], color=theme.QUERY)
         box = self.row.boxes[i][0].copy().set_stroke(theme.QUERY, width=4)
@@ -95,19 +115,14 @@ class HeadRouting(LectureScene):
             positions=self.row.centre_fractions(),
             fill_ratio=0.5,
         ).move_to(BARS_Y * UP)
-        word = self.sentence.texts[i]
-        self.play(
-            arcs.animate.set_stroke(opacity=0.15),
-            FadeIn(focus),
-            Create(box),
-            FadeIn(bars),
-            run_time=1.0,
-            subcaption=f"The row of one query word, '{word}': where its weight goes.",
-            subcaption_duration=3.0,
-        )
-        self.wait(2.0)
-        self.slide_break()
-        self.play(FadeOut(VGroup(title, arcs, focus, box, bars)), run_time=0.5)
+        with self.beat(f"head-{h + 1}", f"{HEAD_TEXT[h]} {self.spotlight_text(h)}") as spoken:
+            self.play(FadeIn(title), Create(arcs), run_time=1.5)
+            self.until_said(spoken, "The word")
+            self.play(
+                arcs.animate.set_stroke(opacity=0.15), FadeIn(focus), Create(box), FadeIn(bars), run_time=1.0
+            )
+            self.hold(self.speech_left() - 0.5)
+            self.play(FadeOut(VGroup(title, arcs, focus, box, bars)), run_time=0.5)
 
     def show_all_heads(self) -> None:
         """The four heads side by side as heatmaps (rows: queries, columns: keys)."""
@@ -126,10 +141,7 @@ class HeadRouting(LectureScene):
             FadeIn(maps),
             FadeIn(header),
             run_time=1.2,
-            subcaption="Side by side: each head is a different query-dependent summary of the same prefix.",
-            subcaption_duration=4.0,
         )
-        self.wait(2.8)
         self.maps, self.header = maps, header
 
     def block(self, rows: int, cols: int, tex: str, color: str, unit: float) -> VGroup:
@@ -137,7 +149,7 @@ class HeadRouting(LectureScene):
         box = Rectangle(width=cols * unit, height=rows * unit, color=color, fill_opacity=0.25, stroke_width=2)
         return VGroup(box, math(tex, size=theme.SMALL_SIZE + 4).next_to(box, DOWN, buff=0.12))
 
-    def show_concatenation(self) -> None:
+    def show_concatenation(self, spoken: Spoken) -> None:
         """Head outputs (T x d_head) concatenate to (T x H d_head), then W_O maps to the next layer."""
         res = self.heads.result
         h, t, d_head = res.head_outputs.shape
@@ -152,11 +164,6 @@ class HeadRouting(LectureScene):
         chain.arrange(RIGHT, buff=0.3).move_to(1.3 * DOWN)
         fit_width(chain, theme.SAFE_RIGHT - theme.SAFE_LEFT)
         self.play(self.maps.animate.scale(0.7).shift(1.1 * UP), FadeOut(self.header), run_time=0.8)
-        self.play(
-            FadeIn(chain),
-            run_time=1.5,
-            subcaption="Their outputs are concatenated and mixed by W_O, so the next layer can combine "
-            "them into higher-level statistics.",
-            subcaption_duration=5.0,
-        )
-        self.wait(4.0)
+        self.fade_in(chain[:3])
+        self.until_said(spoken, "mixed by")
+        self.fade_in(chain[3:])

@@ -16,10 +16,13 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
+    Indicate,
+    LaggedStart,
     Rectangle,
     ReplacementTransform,
     Square,
     VGroup,
+    linear,
 )
 
 from attnmath import (
@@ -34,6 +37,7 @@ from attnmath import (
 )
 from scenes import theme
 from scenes.base import LectureScene
+from scenes.kit.narration import Spoken
 from scenes.plots import curve, quiet_axes, to_scene
 from scenes.tokens import TokenRow
 from scenes.widgets import BarPanel, fit_width, label, math
@@ -59,16 +63,43 @@ class KVCacheGrowth(LectureScene):
     seed: ClassVar[int] = 6
 
     def construct(self) -> None:
-        """Storyboard of the section."""
+        """Storyboard of the section: one beat per idea, each with its narration."""
         self.decode()
-        self.show_title_card()
-        self.show_mask_and_cache()
-        for t in range(self.n_prompt, len(self.words)):
-            self.step(t)
+        with self.beat("title", "Section six. Causal masking and the k v cache."):
+            self.title_card()
+        self.build_prompt()
+        with self.beat(
+            "mask",
+            f"A prompt of {self.n_prompt} token{'s' if self.n_prompt > 1 else ''}. "
+            "The causal mask lets each position see only itself and earlier ones.",
+        ) as spoken:
+            self.fade_in(self.grid, self.grid_title, *self.word_row[: self.n_prompt])
+            self.until_said(spoken, "The causal mask")
+            self.light_prompt_rows()
+        with self.beat("caches", "Two heads cache every position's key and value."):
+            self.fade_in(self.head_labels, self.legend, *self.prompt)
+        steps = list(range(self.n_prompt, len(self.words)))
+        half = (len(steps) + 1) // 2
+        with self.beat(
+            "append",
+            "Now generate. Each new token appends a key and a value, "
+            "and its query weighs every cached position.",
+        ):
+            self.decode_steps(steps[:half])
+        with self.beat(
+            "two-heads",
+            "The uniform head weighs them all equally; the other head puts its weight on the previous token.",
+        ):
+            self.decode_steps(steps[half:])
         self.collapse_uniform_head()
         self.show_memory()
         self.show_paging_and_sinks()
-        self.show_summary()
+        with self.beat(
+            "summary",
+            "A summary that ignores the query can be accumulated. Attention's weights depend on the query, "
+            "so the cache keeps every key and value.",
+        ) as spoken:
+            self.show_summary(spoken)
 
     # --- the numbers: real decoding through two caches ----------------------------
     def decode(self) -> None:
@@ -116,10 +147,10 @@ class KVCacheGrowth(LectureScene):
                 grid.add(sq.move_to([-5.2 + (j - n / 2 + 0.5) * CELL, 0.0 - (i - n / 2 + 0.5) * CELL, 0]))
         return grid
 
-    def show_mask_and_cache(self) -> None:
-        """Prompt tokens, the empty mask, the two heads' caches holding the prompt."""
+    def build_prompt(self) -> None:
+        """Prompt tokens, the mask with the prompt's rows lit, the two heads' caches holding the prompt."""
         self.grid = self.mask_grid()
-        grid_title = label("causal mask", size=theme.SMALL_SIZE).next_to(self.grid, UP, buff=0.2)
+        self.grid_title = label("causal mask", size=theme.SMALL_SIZE).next_to(self.grid, UP, buff=0.2)
         self.columns: dict[int, list[VGroup]] = {0: [], 1: []}
         head_names = ("uniform head", "previous-token head")
         self.head_labels = VGroup(
@@ -133,30 +164,24 @@ class KVCacheGrowth(LectureScene):
         n = len(self.words)
         tokens = TokenRow(self.words, width=COL * n, size=theme.SMALL_SIZE)
         self.word_row = tokens.move_to([CACHE_X0 + COL * n / 2, 3.2, 0]).boxes
-        prompt = []
+        self.prompt: list[VGroup] = []
         for h, y in enumerate(HEAD_YS):
             for i in range(self.n_prompt):
                 self.columns[h].append(self.kv_column(i, y))
-                prompt.append(self.columns[h][-1])
-        for i in range(self.n_prompt):
-            self.fill_mask_row(i)
+                self.prompt.append(self.columns[h][-1])
         legend = VGroup(
             math(r"k_i", color=theme.KEY, size=theme.READOUT_SIZE),
             math(r"v_i", color=theme.VALUE, size=theme.READOUT_SIZE),
         ).arrange(DOWN, buff=0.15)
         self.legend = legend.move_to([self.column_x(len(self.words)) + 0.2, HEAD_YS[0] - 0.2, 0])
         self.bars: dict[int, BarPanel] = {}
-        self.reveal(
-            self.grid,
-            grid_title,
-            self.head_labels,
-            self.legend,
-            *self.word_row[: self.n_prompt],
-            *prompt,
-            caption="A four-word prompt. Each position may attend only to itself and earlier positions; "
-            "two heads cache its keys and values.",
-            hold=3.0,
-        )
+
+    def light_prompt_rows(self) -> None:
+        """Light the prompt's rows of the mask one after another."""
+        n = len(self.words)
+        rows = [VGroup(*self.grid[t * n : t * n + t + 1]) for t in range(self.n_prompt)]
+        fills = [row.animate.set_fill(opacity=0.85) for row in rows]
+        self.play(LaggedStart(*fills, lag_ratio=0.6), run_time=min(0.6 * self.n_prompt, 3.0))
 
     def fill_mask_row(self, t: int) -> None:
         """Light up row t of the mask (what query t may see)."""
@@ -179,25 +204,22 @@ class KVCacheGrowth(LectureScene):
         bars = [self.weight_bars(h, t) for h in (0, 1)]
         old = [self.bars[h] for h in (0, 1) if h in self.bars]
         self.fill_mask_row(t)
-        first = t == self.n_prompt
-        text = (
-            "Each new token appends one key and one value to the cache, and its query weighs every cached "
-            "position. The uniform head spreads weight evenly; the other points at the previous token."
-            if first
-            else f"Step {t + 1}: the previous-token head moves its weight to '{self.words[t - 1]}'."
-        )
         self.play(
             FadeIn(self.word_row[t]),
             *(FadeIn(c, shift=0.2 * LEFT) for c in new_cols),
             *(FadeOut(b) for b in old),
             *(FadeIn(b) for b in bars),
             run_time=1.0,
-            subcaption=text,
-            subcaption_duration=4.0 if first else 2.0,
         )
         self.bars = dict(enumerate(bars))
-        self.wait(3.0 if first else 1.0)
-        self.slide_break()
+
+    def decode_steps(self, steps: list[int]) -> None:
+        """Generate the tokens ``steps``, one every 2 to 3 seconds, spread over the narration."""
+        pace = min(max(self.speech_left() / max(len(steps), 1), 2.0), 3.0)
+        for k, t in enumerate(steps):
+            if k:
+                self.hold(pace - 1.0)
+            self.step(t)
 
     def collapse_uniform_head(self) -> None:
         """The uniform head needs only a running sum; the pointer head needs its whole cache."""
@@ -217,28 +239,45 @@ class KVCacheGrowth(LectureScene):
             color=theme.WARNING,
         )
         warn.move_to([CACHE_X0, HEAD_YS[1] - 0.95, 0], aligned_edge=LEFT)
-        self.play(
-            ReplacementTransform(top, summary),
-            FadeOut(self.bars[0]),
-            FadeIn(note),
-            run_time=1.5,
-            subcaption="Uniform weights ignore the query, so that head's cache collapses to a running sum "
-            "of constant size.",
-            subcaption_duration=4.0,
-        )
-        self.wait(2.5)
-        self.play(
-            FadeIn(warn),
-            run_time=0.8,
-            subcaption="The previous-token head reweights old entries differently for every query: "
-            "it needs the raw keys and values.",
-            subcaption_duration=4.0,
-        )
-        self.wait(3.2)
-        self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.8)
+        same = "with the same output at every step" if ok else "but not always the same output"
+        with self.beat(
+            "uniform-sum",
+            f"Uniform weights ignore the query, so that cache folds into one running sum, {same}.",
+        ) as spoken:
+            self.play(ReplacementTransform(top, summary), FadeOut(self.bars[0]), run_time=2.0)
+            self.until_said(spoken, "same output")
+            self.play(FadeIn(note), run_time=0.8)
+        with self.beat(
+            "raw-cache",
+            "The previous token head cannot fold: each query reweights old entries, "
+            "so it needs the raw keys and values.",
+        ) as spoken:
+            self.play(Indicate(VGroup(*self.columns[1]), color=theme.WARNING, scale_factor=1.1), run_time=1.5)
+            self.until_said(spoken, "each query")
+            self.play(FadeIn(warn), run_time=0.8)
 
     def show_memory(self) -> None:
         """Raw cache bytes grow linearly with tokens; the running sum stays flat."""
+        frame, raw, flat = self.memory_plot()
+        per_token = kv_cache_bytes(**MODEL, seq_len=1) // 1024
+        gib = kv_cache_bytes(**MODEL, seq_len=4096) / 2**30
+        with self.beat(
+            "memory-raw",
+            f"For a seven billion parameter class model, the raw cache takes {per_token} kilobytes "
+            f"per token: {gib:.0f} gigabytes at 4096 tokens, growing linearly.",
+        ):
+            self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.8)
+            self.play(Create(frame[0]), FadeIn(frame[1:]), run_time=1.0)
+            self.play(Create(raw[0]), run_time=max(2.5, self.speech_left() - 2.0), rate_func=linear)
+            self.play(FadeIn(raw[1]), run_time=0.8)
+        with self.beat(
+            "memory-sum", "A running sum would stay flat, but it only serves the uniform pattern."
+        ):
+            self.play(Create(flat[0]), FadeIn(flat[1]), run_time=2.0)
+        self.leaving = VGroup(frame, raw, flat)
+
+    def memory_plot(self) -> tuple[VGroup, VGroup, VGroup]:
+        """(axes with ticks and titles; raw cache line and tag; running-sum line and tag)."""
         tokens = np.arange(0, 4097, 64)
         gib = np.array([kv_cache_bytes(**MODEL, seq_len=int(n)) for n in tokens]) / 2**30
         flat = np.full_like(gib, running_summary_bytes(**MODEL) / 2**30)
@@ -276,25 +315,25 @@ class KVCacheGrowth(LectureScene):
         model = label(
             "32 layers, 32 KV heads, head_dim 128, fp16", size=theme.SMALL_SIZE, color=theme.MUTED
         ).move_to(3.15 * UP)
-        self.play(Create(axes), FadeIn(ticks), FadeIn(x_title), FadeIn(model), run_time=1.0)
-        self.play(
-            Create(raw_line),
-            Create(sum_line),
-            FadeIn(raw_tag),
-            FadeIn(sum_tag),
-            run_time=2.0,
-            subcaption="For a 7B-class model the raw cache costs half a megabyte per token and grows "
-            "linearly; a running sum would not grow, but it only serves the uniform pattern.",
-            subcaption_duration=6.0,
-        )
-        self.wait(4.0)
-        self.slide_break()
-        self.play(
-            FadeOut(VGroup(axes, ticks, x_title, model, raw_line, sum_line, raw_tag, sum_tag)), run_time=0.8
-        )
+        return VGroup(axes, ticks, x_title, model), VGroup(raw_line, raw_tag), VGroup(sum_line, sum_tag)
 
     def show_paging_and_sinks(self) -> None:
         """Coda: paged blocks (waste only in the last block) and an attention-sink window."""
+        with self.beat(
+            "paging",
+            "Paged allocation keeps the cache in fixed blocks, so only the last block has empty slots.",
+        ):
+            self.play(FadeOut(self.leaving), run_time=0.8)
+            self.fade_in(self.paged_blocks())
+        with self.beat(
+            "sinks",
+            "Attention sinks keep the first tokens and a recent window: bounded memory, "
+            "but the middle is forgotten.",
+        ):
+            self.fade_in(self.sink_row())
+
+    def paged_blocks(self) -> VGroup:
+        """A 100-token sequence in blocks of 16 slots, with its caption."""
         seq, block = 100, 16
         paged = paged_kv_blocks(seq, block)
         blocks = VGroup()
@@ -313,11 +352,16 @@ class KVCacheGrowth(LectureScene):
             )
             blocks.add(cells.arrange_in_grid(rows=4, cols=4, buff=0.03))
         blocks.arrange(RIGHT, buff=0.2).move_to(1.5 * UP)
-        paged_text = label(
+        text = label(
             f"paged: {seq} tokens in {paged.n_blocks} blocks of {block}; "
             f"{paged.wasted_slots} empty slots, all in the last block",
             size=theme.SMALL_SIZE,
         ).next_to(blocks, UP, buff=0.3)
+        fit_width(text, theme.SAFE_RIGHT - theme.SAFE_LEFT)
+        return VGroup(blocks, text)
+
+    def sink_row(self) -> VGroup:
+        """24 tokens, the first 4 and the last 8 kept, with its caption."""
         keep = set(streaming_keep(24, 4, 8).tolist())
         row = (
             VGroup(
@@ -335,28 +379,14 @@ class KVCacheGrowth(LectureScene):
             .arrange(RIGHT, buff=0.06)
             .move_to(1.0 * DOWN)
         )
-        sink_text = label(
+        text = label(
             f"attention sinks: keep the first 4 and the last 8 of 24 tokens ({len(keep)} kept)",
             size=theme.SMALL_SIZE,
         ).next_to(row, UP, buff=0.3)
-        for mob in (paged_text, sink_text):
-            fit_width(mob, theme.SAFE_RIGHT - theme.SAFE_LEFT)
-        self.reveal(
-            blocks,
-            paged_text,
-            caption="Paged allocation keeps the cache in fixed blocks, so memory is "
-            "wasted only in each sequence's last block.",
-            hold=3.0,
-        )
-        self.reveal(
-            row,
-            sink_text,
-            caption="Attention-sink caches keep the first tokens and a recent window, "
-            "trading exact recall of the middle for bounded memory.",
-            hold=4.0,
-        )
+        fit_width(text, theme.SAFE_RIGHT - theme.SAFE_LEFT)
+        return VGroup(row, text)
 
-    def show_summary(self) -> None:
+    def show_summary(self, spoken: Spoken) -> None:
         """Closing still (the poster): which patterns fit a running sum and which need the raw cache."""
         self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.6)
         box = Rectangle(width=1.3, height=0.8, color=theme.VALUE, fill_opacity=0.5)
@@ -387,10 +417,6 @@ class KVCacheGrowth(LectureScene):
         rows[0][1].align_to(rows[1][1], LEFT)  # the two explanations start in one column
         fit_width(rows, theme.SAFE_RIGHT - theme.SAFE_LEFT)
         heading = label("why the cache stores raw vectors", size=theme.LABEL_SIZE).move_to(2.9 * UP)
-        self.reveal(
-            heading,
-            rows,
-            caption="A summary that ignores the query can be accumulated; attention's weights depend on the "
-            "query, so the cache keeps every key and value.",
-            hold=4.0,
-        )
+        self.fade_in(heading, rows[0])
+        self.until_said(spoken, "Attention's weights")
+        self.fade_in(rows[1])

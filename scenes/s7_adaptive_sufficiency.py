@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import numpy as np
-from manim import DOWN, Mobject, Square, VGroup
+from manim import DOWN, FadeIn, LaggedStart, Mobject, Square, VGroup, Write
 
 from attnmath import (
     entropy,
@@ -40,22 +40,43 @@ class AdaptiveSufficiency(LectureScene):
 
     def construct(self) -> None:
         """Storyboard: one card per design choice, then the one-line summary."""
-        self.show_title_card()
-        cards = [self.sum_card(), self.softmax_card(), self.cache_card()]
-        captions = (
-            "The weighted sum compresses the sequence into a summary chosen for the current query: "
-            "an adaptive sufficient statistic.",
-            "The softmax reads two ways: Nadaraya-Watson regression with a learned similarity, and the "
-            "maximum-entropy rule: be relevant, but don't be overconfident.",
-            "And because every query chooses its own weights, the cache keeps the raw keys and values.",
-        )
-        for card, text in zip(cards, captions, strict=True):
-            self.reveal(card, caption=text, hold=4.0)
-        summary = label("one family of sufficient statistics, one per query", size=theme.LABEL_SIZE)
-        self.reveal(
-            summary.move_to(2.75 * DOWN),
-            caption="Attention: a family of sufficient statistics, one per query, computed on demand.",
-            hold=3.0,
+        with self.beat("title", "Section seven. Adaptive sufficiency."):
+            self.title_card()
+        with self.beat(
+            "weighted-sum",
+            "First, the weighted sum. Two queries weigh the same words in different ways, so each sum is "
+            "a summary chosen for its own prediction: an adaptive sufficient statistic.",
+        ):
+            title, bars, formula = self.sum_card()
+            self.show_card(VGroup(title, formula, *bars))
+        softmax = self.softmax_card()
+        with self.beat(
+            "softmax-regression",
+            "Second, the softmax, which reads two ways. It is kernel regression, with a learned similarity.",
+        ):
+            self.show_card(softmax[:6])
+        with self.beat(
+            "softmax-entropy",
+            "And it is the maximum entropy rule: be relevant, but don't be overconfident.",
+        ):
+            self.show_card(softmax[6:])
+        with self.beat(
+            "cache",
+            "Third, the cache. Every new query reweights every entry, so it keeps the raw keys and values.",
+        ):
+            self.show_card(self.cache_card())
+        with self.beat(
+            "summary",
+            "Together: attention is a family of sufficient statistics, one per query, computed on demand.",
+        ):
+            summary = label("one family of sufficient statistics, one per query", size=theme.LABEL_SIZE)
+            self.play(Write(summary.move_to(2.75 * DOWN)), run_time=2.0)
+
+    def show_card(self, parts: VGroup) -> None:
+        """Fade a card's parts in one after another, over most of the narration."""
+        self.play(
+            LaggedStart(*(FadeIn(p) for p in parts), lag_ratio=0.4),
+            run_time=min(max(self.speech_left() - 1.5, 1.5), 6.0),
         )
 
     def card_title(self, k: int, text: str) -> Mobject:

@@ -7,6 +7,9 @@ never rebuilds axes, labels or TeX inside an updater.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TypeVar
+
 import numpy as np
 from manim import (
     DOWN,
@@ -22,17 +25,31 @@ from manim import (
     Text,
     Triangle,
     VGroup,
+    VMobject,
 )
 from numpy.typing import ArrayLike
 
 from scenes import theme
 
-__all__ = ["BarPanel", "LogSlider", "Readout", "label", "math", "format_tick", "fit_width"]
+__all__ = ["BarPanel", "LogSlider", "Readout", "LabelSwitch", "label", "math", "format_tick", "fit_width"]
+
+
+def light(mob: M) -> M:
+    """Drop the parsed SVG path objects that text glyphs keep after their points are built.
+
+    Manim's Text and MathTex glyphs hold their ``svgelements`` path, used only
+    to make the points; every FadeIn, FadeOut and Transform deep-copies the
+    mobject, and that path made copies about six times slower.
+    """
+    for part in mob.family_members_with_points():
+        if getattr(part, "path_obj", None) is not None:
+            part.path_obj = None  # type: ignore[attr-defined]
+    return mob
 
 
 def label(text: str, *, color: str = theme.TEXT, size: int = theme.LABEL_SIZE) -> Text:
     """Plain on-screen text in the lecture font."""
-    return Text(text, font=theme.FONT, font_size=size, color=color)
+    return light(Text(text, font=theme.FONT, font_size=size, color=color))
 
 
 def fit_width(mob: Mobject, width: float) -> Mobject:
@@ -54,7 +71,7 @@ def math(
     that occur only as whole symbols in ``tex``.
     """
     mapping = {**theme.TEX_COLORS, **(colors or {})}
-    return MathTex(*tex, font_size=size, color=color, tex_to_color_map=mapping)
+    return light(MathTex(*tex, font_size=size, color=color, tex_to_color_map=mapping))
 
 
 class BarPanel(VGroup):
@@ -136,6 +153,10 @@ class BarPanel(VGroup):
             self.add(title)
         self.set_values(values)
 
+    def live_parts(self) -> tuple[list[Mobject], list[Mobject]]:
+        """(parts that stay still, parts that ``set_values`` changes): only the bars move."""
+        return [m for m in self.submobjects if m is not self.bars], [self.bars]
+
     # geometry in the box's current frame (valid after moving or scaling the panel)
     def _frac_to_point(self, fx: float, fy: float) -> np.ndarray:
         lo, hi = self.box.get_corner(DOWN + LEFT), self.box.get_corner(UP + RIGHT)
@@ -156,13 +177,21 @@ class BarPanel(VGroup):
         ]
 
     def set_values(self, values: ArrayLike) -> BarPanel:
-        """Redraw every bar at the given heights (data units)."""
+        """Redraw every bar at the given heights (data units), all bars in one numpy pass."""
         vals = np.asarray(values, dtype=float)
         if vals.shape != (self.n,):
             raise ValueError(f"values must have shape ({self.n},), got {vals.shape}")
-        for i, (bar, v) in enumerate(zip(self.bars, vals, strict=True)):
-            corners = self._corners(i, float(v))
-            bar.set_points_as_corners([*corners, corners[0]])
+        lo, hi = self.box.get_corner(DOWN + LEFT), self.box.get_corner(UP + RIGHT)
+        ymin, ymax = self.y_range
+        x = lo[0] + self.centres * (hi[0] - lo[0])
+        y0 = lo[1] + (np.clip(0.0, ymin, ymax) - ymin) / (ymax - ymin) * (hi[1] - lo[1])
+        y1 = lo[1] + (np.clip(vals, ymin, ymax) - ymin) / (ymax - ymin) * (hi[1] - lo[1])
+        half = 0.5 * self.bar_width * (hi[0] - lo[0])
+        xs = np.stack([x - half, x + half, x + half, x - half, x - half], axis=1)  # (n, 5)
+        ys = np.stack([np.full_like(y1, y0), np.full_like(y1, y0), y1, y1, np.full_like(y1, y0)], axis=1)
+        corners = np.stack([xs, ys, np.zeros_like(xs)], axis=-1)  # (n, 5, 3)
+        for bar, points in zip(self.bars, _polyline_beziers(corners), strict=True):
+            bar.points = points
         return self
 
     def outlines(self, values: ArrayLike, *, color: str = theme.TEXT) -> VGroup:
@@ -172,6 +201,17 @@ class BarPanel(VGroup):
             corners = self._corners(i, float(v))
             group.add(Polygon(*corners, color=color, stroke_width=3, fill_opacity=0.0).scale(1.25))
         return group
+
+
+def _polyline_beziers(corners: np.ndarray) -> np.ndarray:
+    """Cubic Bezier points of straight segments through ``corners`` (..., k, 3) -> (..., 4(k-1), 3).
+
+    The same points as manim's ``set_points_as_corners``, for many shapes at once.
+    """
+    a, b = corners[..., :-1, :], corners[..., 1:, :]
+    parts = [a, a + (b - a) / 3, a + 2 * (b - a) / 3, b]  # each (..., k-1, 3)
+    points = np.stack(parts, axis=-2)  # (..., k-1, 4, 3)
+    return points.reshape(*corners.shape[:-2], -1, 3)
 
 
 def format_tick(v: float) -> str:
@@ -210,6 +250,10 @@ class LogSlider(VGroup):
         self.add(self.line, self.ticks, self.symbol, self.knob, self.pointer)
         self.set_value(lo)
 
+    def live_parts(self) -> tuple[list[Mobject], list[Mobject]]:
+        """(parts that stay still, parts that ``set_value`` moves): the knob and its pointer."""
+        return [self.line, self.ticks, self.symbol], [self.knob, self.pointer]
+
     def value_to_point(self, v: float) -> np.ndarray:
         """Point on the slider's line for value ``v`` (clamped to the range)."""
         frac = (np.clip(np.log10(v), self.log_lo, self.log_hi) - self.log_lo) / (self.log_hi - self.log_lo)
@@ -223,14 +267,87 @@ class LogSlider(VGroup):
         return self
 
 
+@dataclass(frozen=True)
+class Glyph:
+    """One typeset character: the path, its outline centred on the origin, and its size."""
+
+    mob: VMobject
+    shape: np.ndarray  # the path's points minus its centre
+    width: float
+    height: float
+
+    @classmethod
+    def typeset(cls, char: str, size: int, color: str) -> Glyph:
+        """Typeset ``char`` in math mode."""
+        mob = light(MathTex(char, font_size=size, color=color))[0][0]
+        return cls(mob, mob.points - mob.get_center(), mob.width, mob.height)
+
+
+M = TypeVar("M", bound=Mobject)
+_GLYPHS: dict[tuple[int, str], dict[str, Glyph]] = {}
+
+
+class LabelSwitch(VMobject):
+    """One of several prepared labels, shown as a single path whose points are swapped in place.
+
+    For a label that changes during an animation (a regime's name): switching
+    rewrites the points of this one mobject, so nothing is added or removed
+    mid-animation and a frame draws one path, not one per letter, and not the
+    hidden alternatives.
+
+    Parameters
+    ----------
+    options : dict
+        Name -> the label as placed on screen (``Text`` or ``MathTex``, one colour).
+    """
+
+    def __init__(self, options: dict[str, Mobject]) -> None:
+        first = next(iter(options.values())).family_members_with_points()[0]
+        super().__init__(
+            fill_color=first.get_fill_color(), fill_opacity=first.get_fill_opacity(), stroke_width=0
+        )
+        anchor = np.mean([mob.get_center() for mob in options.values()], axis=0)
+        # Each option's points relative to the anchor, so the switch may be moved like any mobject.
+        self.options = {
+            name: np.concatenate([m.points for m in mob.family_members_with_points()]) - anchor
+            for name, mob in options.items()
+        }
+        self.texts = {name: getattr(mob, "text", name) for name, mob in options.items()}
+        self.current = ""
+        self.points = np.tile(anchor, (4, 1))
+
+    def anchor(self) -> np.ndarray:
+        """Where the options are placed from (follows any move of the switch)."""
+        if not self.current:
+            return self.points[0].copy()
+        return self.points[0] - self.options[self.current][0]
+
+    def switch_to(self, name: str) -> LabelSwitch:
+        """Show the option ``name``, or nothing for ``""`` (points rewritten only on a change)."""
+        if name != self.current:
+            anchor = self.anchor()
+            self.points = self.options[name] + anchor if name else np.tile(anchor, (4, 1))
+            self.current = name
+        return self
+
+    @property
+    def text(self) -> str:
+        """The text shown now ("" when hidden)."""
+        return self.texts[self.current] if self.current else ""
+
+
 class Readout(VGroup):
     """A TeX label and a live number with fixed decimals, aligned on its right edge.
 
-    Digits are copies of glyphs typeset once per character (``0-9``, ``.``,
-    ``-``), so a new value costs a few copies instead of a fresh
-    ``DecimalNumber`` (about ten times faster per frame). The number is
-    rebuilt only when its printed text changes; fixed decimals and a fixed
-    right edge keep the decimal point still.
+    The number is one path built once: a new value rewrites its points from
+    glyphs typeset once per character (``0-9``, ``.``, ``-``), one subpath
+    group per character. Nothing is added, removed or copied while a value
+    changes, so what manim draws during an animation is exactly what the
+    readout holds (manim keeps drawing submobjects that are detached
+    mid-animation: see MANIM_NOTES.md), and a frame draws one path per
+    readout, not one per digit. The points are rewritten only when the printed
+    text changes; fixed decimals and a fixed right edge keep the decimal point
+    still.
 
     Parameters
     ----------
@@ -241,7 +358,8 @@ class Readout(VGroup):
     decimals : int
         Decimal places shown.
     widest : float
-        The widest value expected, to reserve room for the number.
+        The widest value expected, to reserve room for the number; values whose
+        text is longer than ``-abs(widest)``'s are refused.
     """
 
     def __init__(
@@ -257,38 +375,58 @@ class Readout(VGroup):
         super().__init__()
         self.decimals = decimals
         self.label = math(tex, size=size, color=color)
-        self.glyphs = {c: MathTex(c, font_size=size, color=color) for c in "0123456789.-"}
+        self.glyph_key = (size, str(color))
         self.gap = 0.06 * size / 48
+        self.digit_height = self.glyphs["0"].height
         # Where the digits go, relative to the label (the readout may be moved after construction).
-        self.right_offset = 0.15 + self._digits(self.text_for(widest)).width
-        self.number = VGroup()
+        self.right_offset = 0.15 + self._advance(self.text_for(abs(widest)))[-1]
+        self.room = len(self.text_for(-abs(widest)))
+        self.number = self.glyphs["0"].mob.copy()
         self.shown = ""
         self.add(self.label, self.number)
         self.set_value(value)
+
+    @property
+    def glyphs(self) -> dict[str, Glyph]:
+        """The typeset characters this readout draws with, shared by readouts of one size and colour.
+
+        They live outside the mobject, so copies of the readout (made by every
+        FadeIn, FadeOut and Transform) do not copy them.
+        """
+        if self.glyph_key not in _GLYPHS:
+            size, color = self.glyph_key
+            _GLYPHS[self.glyph_key] = {c: Glyph.typeset(c, size, color) for c in "0123456789.-"}
+        return _GLYPHS[self.glyph_key]
+
+    def live_parts(self) -> tuple[list[Mobject], list[Mobject]]:
+        """(parts that stay still, parts that ``set_value`` changes): the label, the number."""
+        return [self.label], [self.number]
 
     def text_for(self, value: float) -> str:
         """The text the readout prints for ``value``."""
         return f"{value:.{self.decimals}f}"
 
-    def _digits(self, text: str) -> VGroup:
-        """Glyph copies for ``text``, on one baseline (the minus sign centred on the digits)."""
-        chars = VGroup(*(self.glyphs[c].copy() for c in text)).arrange(
-            RIGHT, buff=self.gap, aligned_edge=DOWN
-        )
-        digit_height = self.glyphs["0"].height
-        for c, mob in zip(text, chars, strict=True):
-            if c == "-":
-                mob.set_y(chars.get_bottom()[1] + digit_height / 2)
-        return chars
+    def _advance(self, text: str) -> np.ndarray:
+        """Right edge of each character of ``text`` from the text's left edge."""
+        widths = np.array([self.glyphs[c].width for c in text])
+        return np.cumsum(widths + self.gap) - self.gap
 
     def set_value(self, value: float) -> Readout:
-        """Show ``value`` (rebuilds the digits only when the printed text changes)."""
+        """Show ``value``: the number's points are rewritten only when the printed text changes."""
         text = self.text_for(value)
-        if text != self.shown:
-            digits = self._digits(text)
-            right = self.label.get_right()[0] + self.right_offset
-            bottom = self.label.get_center()[1] - self.glyphs["0"].height / 2
-            digits.shift([right - digits.get_right()[0], bottom - digits.get_bottom()[1], 0])
-            self.number.submobjects = list(digits.submobjects)
-            self.shown = text
+        if text == self.shown:
+            return self
+        if len(text) > self.room:
+            name = self.label.tex_string
+            raise ValueError(f"readout {name!r} has room for {self.room} characters, got {text!r}")
+        right = self.label.get_right()[0] + self.right_offset
+        bottom = self.label.get_center()[1] - self.digit_height / 2
+        advance = self._advance(text)
+        parts = []
+        for c, x_right in zip(text, right - advance[-1] + advance, strict=True):
+            glyph = self.glyphs[c]
+            y = bottom + self.digit_height / 2 if c == "-" else bottom + glyph.height / 2
+            parts.append(glyph.shape + np.array([x_right - glyph.width / 2, y, 0.0]))
+        self.number.points = np.concatenate(parts)
+        self.shown = text
         return self

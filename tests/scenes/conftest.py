@@ -10,6 +10,7 @@ from manim import MathTex, Mobject, SingleStringMathTex, Text, tempconfig
 
 from scenes import theme
 from scenes.lecture import LECTURE, Clip, load_scene
+from scenes.widgets import LabelSwitch, Readout
 
 REFERENCE_DIR = Path(__file__).parent / "reference"
 
@@ -19,6 +20,14 @@ def text_boxes(scene) -> list[tuple[str, np.ndarray, np.ndarray]]:
     boxes = []
 
     def visit(mob: Mobject) -> None:
+        if isinstance(mob, LabelSwitch):
+            if mob.current:
+                boxes.append((mob.text, mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])))
+            return
+        if isinstance(mob, Readout):
+            name = f"{mob.label.tex_string} {mob.shown}"
+            boxes.append((name, mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])))
+            return
         if isinstance(mob, (Text, MathTex, SingleStringMathTex)):
             if mob.has_points() or mob.submobjects:
                 opacity = max((m.get_fill_opacity() for m in mob.family_members_with_points()), default=0)

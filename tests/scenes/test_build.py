@@ -237,3 +237,139 @@ def test_bad_lecture_file_gives_one_clear_line(tmp_path, toml, message):
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], proc.stderr
+
+
+# --- narration: voice, beats, captions ------------------------------------------------------------
+
+
+def test_clips_and_lecture_carry_a_normalised_aac_voice(build):
+    from scenes.build.soundtrack import decode_audio
+    from tests.build.test_audio import ebur128
+
+    out = build["out"]
+    manifest = json.loads((out / "manifest.json").read_text())
+    for name in [c["file"] for c in manifest["clips"]] + ["lecture.mp4"]:
+        with av.open(str(out / name)) as container:
+            assert [s.codec_context.name for s in container.streams.audio] == ["aac"], name
+        samples = decode_audio(out / name)
+        loudness, peak = ebur128(samples, 48000)  # ffmpeg's meter, not the one that normalised it
+        assert loudness == pytest.approx(-16.0, abs=1.0), name
+        assert peak <= -1.0 + 0.05, name  # AAC re-quantisation may add a few hundredths of a dB
+    assert manifest["clips"][0]["audio"] == {"codec": "aac", "rate": 48000, "channels": 1}
+
+
+def test_manifest_records_each_clips_beats(build):
+    out = build["out"]
+    for clip in json.loads((out / "manifest.json").read_text())["clips"]:
+        beats = clip["beats"]
+        assert len(beats) >= 3
+        assert [set(b) for b in beats] == [{"id", "text", "start", "end", "voice"}] * len(beats)
+        ids = [b["id"] for b in beats]
+        assert len(set(ids)) == len(ids) and all(i.startswith(f"{clip['scene']}.") for i in ids)
+        assert beats[0]["start"] == 0.0 and all(b["voice"] == "draft" and b["text"] for b in beats)
+        for before, after in zip(beats, beats[1:], strict=False):
+            assert before["start"] < before["end"] <= after["start"] + 1e-6
+        assert beats[-1]["end"] == pytest.approx(clip["duration"], abs=0.15)
+    transcript = (out / "transcript.md").read_text()
+    assert all(b["text"] in transcript for b in beats)
+
+
+def test_captions_follow_subtitle_practice(build):
+    out = build["out"]
+    for clip in json.loads((out / "manifest.json").read_text())["clips"]:
+        for cue in parse_srt((out / clip["captions"]["srt"]).read_text()):
+            lines = cue.text.split("\n")
+            assert len(lines) <= 2 and all(len(line) <= 42 for line in lines), cue
+            assert 1.0 - 1e-3 <= cue.end - cue.start <= 7.0 + 1e-3, cue
+            assert len(" ".join(lines)) / (cue.end - cue.start) <= 20.0, cue
+
+
+def test_each_caption_starts_with_its_speech(build):
+    """Measured on the clip's own audio track: every cue starts within 0.25 s of a start of speech."""
+    from scenes.build.soundtrack import decode_audio
+    from scenes.kit.voice import speech_onsets
+
+    out = build["out"]
+    for clip in json.loads((out / "manifest.json").read_text())["clips"]:
+        spans = speech_onsets(decode_audio(out / clip["file"]), 48000, min_pause=0.2)
+        starts = np.array([s for s, _ in spans])
+        for cue in parse_srt((out / clip["captions"]["srt"]).read_text()):
+            assert np.min(np.abs(starts - cue.start)) <= 0.25, (clip["file"], cue)
+        # and the speech is where the beats say: nothing is said after the clip's last beat ends
+        assert spans[-1][1] <= clip["beats"][-1]["end"] + 0.05
+
+
+def render_title(tmp_path, *extra: str, config: str = "") -> tuple[subprocess.CompletedProcess[str], Path]:
+    """Render LectureTitle alone (the shortest scene) into ``tmp_path``."""
+    lecture = tmp_path / "lecture.toml"
+    lecture.write_text(config or 'scenes = ["LectureTitle"]\n')
+    media = tmp_path / "media"
+    proc = run_cli(
+        "--config",
+        str(lecture),
+        "render",
+        "LectureTitle",
+        "--quality",
+        "l",
+        "--media-dir",
+        str(media),
+        *extra,
+    )
+    return proc, media / "clips" / "480p15-mp4"
+
+
+def test_voice_none_renders_silent_clips_with_the_same_timing(build, tmp_path):
+    proc, folder = render_title(tmp_path, "--voice", "none", config=CONFIG)  # the same narration
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    voiced = json.loads((build["out"] / "manifest.json").read_text())["clips"][0]
+    with av.open(str(folder / "LectureTitle.mp4")) as container:
+        assert not container.streams.audio
+    assert probe(folder / "LectureTitle.mp4").frames == probe(build["out"] / voiced["file"]).frames
+    beats = json.loads((folder / "LectureTitle.beats.json").read_text())["beats"]
+    assert [(b["id"], b["start"], b["end"]) for b in beats] == [
+        (b["id"], b["start"], b["end"]) for b in voiced["beats"]
+    ]
+    assert {b["voice"] for b in beats} == {"none"}
+
+
+def test_recordings_replace_the_draft_and_bad_ones_are_reported(tmp_path):
+    from scipy.io import wavfile
+
+    from scenes.kit.voice import synthesise
+
+    recordings = tmp_path / "my-voice" / "LectureTitle"
+    recordings.mkdir(parents=True)
+    # a "recording" of the first beat: a longer reading with a second of silence at each end
+    rate, speech = wavfile.read(
+        synthesise("Welcome. This recording is much longer than the draft voice would be.", tmp_path)
+    )
+    silence = np.zeros(rate, dtype=np.float32)
+    take = np.concatenate([silence, speech.astype(np.float32) / 32768, silence])
+    wavfile.write(recordings / "LectureTitle.01-title.wav", rate, (take * 32767).astype(np.int16))
+    (recordings / "LectureTitle.02-weighted-sum.wav").write_text("not audio at all")
+    config = 'scenes = ["LectureTitle"]\nnarration = "my-voice"\n'
+    proc, folder = render_title(tmp_path, config=config)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    warnings = [line for line in proc.stderr.splitlines() if "warning:" in line]
+    assert len(warnings) == 1 and "LectureTitle.02-weighted-sum.wav" in warnings[0]
+    assert "using the draft voice for this beat" in warnings[0]
+    beats = json.loads((folder / "LectureTitle.beats.json").read_text())["beats"]
+    assert [b["voice"] for b in beats[:2]] == ["recorded", "draft"]
+    assert beats[0]["end"] - beats[0]["start"] >= take.size / rate  # re-timed to the recording
+    # a changed recording is a changed input: the clip renders again
+    again, _ = render_title(tmp_path, config=config)
+    assert "up to date" in again.stderr
+    shorter = (take[rate // 2 :] * 32767).astype(np.int16)
+    wavfile.write(recordings / "LectureTitle.01-title.wav", rate, shorter)
+    third, _ = render_title(tmp_path, config=config)
+    assert third.returncode == 0 and "rendered in" in third.stderr
+
+
+def test_script_lists_every_beat_with_its_recording_path(build):
+    proc = run_cli("--config", str(build["config"]), "script")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    manifest = json.loads((build["out"] / "manifest.json").read_text())
+    for clip in manifest["clips"]:
+        for beat in clip["beats"]:
+            assert f"### {beat['id']}\n\n{beat['text']}\n" in proc.stdout
+            assert f"`{clip['scene']}/{beat['id']}.wav`" in proc.stdout

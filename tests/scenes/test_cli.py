@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,7 @@ def test_list_prints_every_scene_in_order(capsys):
         (["render", "--quality", "z"], "quality must be one of"),
         (["render", "--format", "avi"], "format must be one of"),
         (["render", "--transparent"], "--transparent needs --format webm"),
+        (["render", "LectureTitle", "--format", "gif", "--transparent"], "--transparent needs --format webm"),
         (["build", "--jobs", "0"], "--jobs must be >= 1"),
     ],
 )
@@ -38,6 +40,23 @@ def test_bad_arguments_give_one_clear_line(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
+
+
+def test_bad_options_are_refused_before_anything_renders(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(render, "render_clip", lambda *a, **k: pytest.fail("rendered before refusing"))
+    argv = ["render", "LectureTitle", "--format", "gif", "--transparent", "--media-dir", str(tmp_path)]
+    assert main(argv) == 2
+    assert not any(tmp_path.iterdir())
+
+
+def test_a_failed_render_says_it_failed_and_why(tmp_path, capsys, monkeypatch):
+    script = "import sys; print('Traceback (most recent call last):'); print('ValueError: boom'); sys.exit(3)"
+    monkeypatch.setattr(render, "_manim_command", lambda *a: [render.sys.executable, "-c", script])
+    assert main(["render", "LectureTitle", "--quality", "l", "--media-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "render failed (manim exited with 3)" in err and "ValueError: boom" in err
+    assert "interrupted" not in err
+    assert not list((tmp_path / "clips").glob("*/*.mp4"))
 
 
 def test_missing_latex_says_what_to_install(monkeypatch, capsys, tmp_path):
@@ -80,12 +99,21 @@ def test_up_to_date_needs_the_video_and_a_matching_stamp(tmp_path):
 
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("su") is None, reason="needs root and su")
 def test_setup_script_as_non_root_prints_the_install_line():
-    script = REPO / "tools" / "ensure_system.sh"
-    proc = subprocess.run(
-        ["su", "-s", "/bin/bash", "nobody", "-c", f"{script} surely-not-a-package-xyz coreutils"],
-        capture_output=True,
-        text=True,
-    )
+    # A copy in a folder that `nobody` may enter: the checkout itself may sit in a 0700 folder.
+    folder = Path(tempfile.mkdtemp(prefix="ensure-system-"))
+    try:
+        folder.chmod(0o755)
+        script = folder / "ensure_system.sh"
+        shutil.copyfile(REPO / "tools" / "ensure_system.sh", script)
+        script.chmod(0o755)
+        proc = subprocess.run(
+            ["su", "-s", "/bin/bash", "nobody", "-c", f"{script} surely-not-a-package-xyz coreutils"],
+            capture_output=True,
+            text=True,
+            cwd="/",
+        )
+    finally:
+        shutil.rmtree(folder)
     assert proc.returncode == 1
     assert "apt-get install -y --no-install-recommends surely-not-a-package-xyz" in proc.stderr
     assert "coreutils" not in proc.stderr.split("apt-get install")[1]

@@ -1,0 +1,1 @@
+"""The build: command line, render workers, audio, publishing."""

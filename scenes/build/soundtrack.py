@@ -1,0 +1,97 @@
+"""A rendered clip's narration: its beats, the captions made from them, and its normalised voice track.
+
+A scene run by the build writes its beats (``LECTURE_BEATS_OUT``): each beat's
+id, text, start and end, voice, the sound files to place and the caption cues.
+This module turns that record into the clip's captions and lays, normalises
+and muxes the voice into the clip.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import av
+import numpy as np
+
+from scenes.build.audio import SAMPLE_RATE, lay_track, mux_audio, normalise
+from scenes.captions import Cue
+
+__all__ = [
+    "read_beats",
+    "beat_cues",
+    "manifest_beats",
+    "voice_placements",
+    "add_voice",
+    "decode_audio",
+    "join_voices",
+]
+
+
+def read_beats(path: Path) -> dict[str, Any]:
+    """The beats record a scene wrote (``{"scene", "duration", "beats": [...]}``)."""
+    return json.loads(Path(path).read_text())
+
+
+def beat_cues(record: dict[str, Any]) -> list[Cue]:
+    """Caption cues of every beat, in clip time."""
+    return [
+        Cue(start, start + length, text) for beat in record["beats"] for text, start, length in beat["cues"]
+    ]
+
+
+def manifest_beats(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The beats as the manifest lists them: id, text, start, end (seconds from the clip's start), voice."""
+    keys = ("id", "text", "start", "end", "voice")
+    return [{k: beat[k] for k in keys} for beat in record["beats"]]
+
+
+def voice_placements(record: dict[str, Any]) -> list[tuple[Path, float]]:
+    """(sound file, start in clip time) of everything the voice says in the clip."""
+    return [(Path(path), start) for beat in record["beats"] for path, start in beat["audio"]]
+
+
+def add_voice(video: Path, record: dict[str, Any], out: Path, duration: float) -> bool:
+    """Write ``out``: ``video`` with its narration as a normalised AAC track; False when it has none."""
+    placements = voice_placements(record)
+    if not placements:
+        return False
+    track = normalise(lay_track(placements, duration, SAMPLE_RATE), SAMPLE_RATE)
+    mux_audio(video, track, SAMPLE_RATE, out)
+    return True
+
+
+def decode_audio(video: Path, sample_rate: int = SAMPLE_RATE) -> np.ndarray | None:
+    """The first audio track of ``video`` as mono float32 at ``sample_rate``; None when it has none."""
+    with av.open(str(video)) as container:
+        if not container.streams.audio:
+            return None
+        resampler = av.AudioResampler(format="flt", layout="mono", rate=sample_rate)
+        parts = [
+            out.to_ndarray().reshape(-1)
+            for frame in container.decode(container.streams.audio[0])
+            for out in resampler.resample(frame)
+        ]
+        parts += [out.to_ndarray().reshape(-1) for out in resampler.resample(None)]
+    return np.concatenate(parts).astype(np.float32) if parts else np.zeros(0, np.float32)
+
+
+def join_voices(videos: Sequence[Path], starts: Sequence[float], duration: float) -> np.ndarray | None:
+    """One track for the joined lecture: each clip's (already normalised) voice at its start; None if silent.
+
+    The clips' tracks are decoded and laid end to end, so the lecture keeps
+    their loudness; a clip without a voice leaves silence.
+    """
+    track = np.zeros(round(duration * SAMPLE_RATE), dtype=np.float32)
+    heard = False
+    for video, start in zip(videos, starts, strict=True):
+        voice = decode_audio(video)
+        if voice is None:
+            continue
+        at = round(start * SAMPLE_RATE)
+        part = voice[: max(0, track.size - at)]
+        track[at : at + part.size] = part
+        heard = True
+    return track if heard else None

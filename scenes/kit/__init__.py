@@ -1,0 +1,1 @@
+"""The drawing kit: theme, widgets, base scene, voice."""

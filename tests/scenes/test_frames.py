@@ -1,0 +1,132 @@
+"""Every frame shows the scene's true state, and the temperature sweep prints attnmath's numbers.
+
+A real low-quality render of each scene is audited every half second: the frame
+handed to the video writer must equal a fresh drawing of the scene's current
+mobjects, up to a few anti-aliased pixels. Readouts whose glyphs were swapped
+mid-animation (ghost digits), stale static backgrounds and missing redraws
+all fail this, in any scene.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from manim import Circle, Scene, ValueTracker, VGroup, tempconfig
+from scipy.special import softmax as scipy_softmax
+from scipy.stats import entropy as scipy_entropy
+
+from scenes.lecture import LECTURE, find_clip
+from scenes.widgets import Readout
+from tests.scenes.frame_audit import AuditedRender, fresh_drawing, visible_difference
+
+# Pixels allowed to differ visibly in one frame (anti-aliasing where shapes overlap).
+FEW_PIXELS = 8
+
+_audits: dict[str, AuditedRender] = {}
+_sweep_readings: list[tuple[float, dict[str, str]]] = []
+
+
+def read_readout(readout: Readout) -> str:
+    """The text a readout's number path spells, read glyph by glyph from its points alone."""
+    points, text = readout.number.points, ""
+    templates = {c: g.mob.points - g.mob.get_center() for c, g in readout.glyphs.items()}
+    while len(points):
+        for char, ref in templates.items():
+            block = points[: len(ref)]
+            centre = (block.min(axis=0) + block.max(axis=0)) / 2
+            if len(block) == len(ref) and np.allclose(block - centre, ref, atol=1e-6):
+                text, points = text + char, points[len(ref) :]
+                break
+        else:
+            return text + "?"
+    return text
+
+
+def slider_tau(scene) -> float:
+    """The temperature where the slider's knob stands, read from its position on the line."""
+    slider = scene.slider
+    start, end = slider.line.get_start()[0], slider.line.get_end()[0]
+    frac = (slider.knob.get_x() - start) / (end - start)
+    return float(10 ** (slider.log_lo + frac * (slider.log_hi - slider.log_lo)))
+
+
+def record_sweep(scene, _frame, _time) -> None:
+    """While the sweep runs, note the knob's temperature and what the readouts spell."""
+    if getattr(scene, "regimes_on", False) and id(scene.dashboard) in scene.live_drivers:
+        names = ("tau", "H", "k_eff", "E", "J")
+        printed = {n: read_readout(r) for n, r in zip(names, scene.readouts, strict=True)}
+        _sweep_readings.append((slider_tau(scene), printed))
+
+
+def audited(name: str, media_dir) -> AuditedRender:
+    """One audited render per scene per test session."""
+    if name not in _audits:
+        hook = record_sweep if name == "TemperatureSweep" else None
+        _audits[name] = AuditedRender(find_clip(name), media_dir / "audit", on_sample=hook).run()
+    return _audits[name]
+
+
+@pytest.mark.render
+@pytest.mark.parametrize("name", [c.scene for c in LECTURE])
+def test_every_sampled_frame_is_a_fresh_drawing_of_the_scene(name, media_dir):
+    audit = audited(name, media_dir)
+    assert audit.video is not None and audit.video.stat().st_size > 0
+    assert len(audit.checks) >= 10
+    bad = [c for c in audit.checks if c.bad_pixels > FEW_PIXELS]
+    assert bad == [], f"{name}: frames differ from the scene they show: {bad[:5]}"
+
+
+@pytest.mark.render
+def test_sweep_readouts_print_attnmath_values_for_the_slider_position(media_dir):
+    audited("TemperatureSweep", media_dir)
+    scores = np.asarray(find_clip_scores())
+    assert len(_sweep_readings) >= 15
+    assert len({round(np.log10(t), 2) for t, _ in _sweep_readings}) >= 10, "the sweep barely moved"
+    for tau, printed in _sweep_readings:
+        weights = scipy_softmax(scores / tau)
+        h = float(scipy_entropy(weights))
+        assert float(printed["tau"]) == pytest.approx(tau, abs=0.005 + 1e-9), (tau, printed)
+        assert float(printed["H"]) == pytest.approx(h, abs=0.0005 + 1e-9), (tau, printed)
+        assert float(printed["k_eff"]) == pytest.approx(np.exp(h), abs=0.005 + 1e-9), (tau, printed)
+
+
+def find_clip_scores() -> tuple[float, ...]:
+    from scenes.s3_softmax_temperature import TemperatureSweep
+
+    return TemperatureSweep.scores
+
+
+class GhostScene(Scene):
+    """Replaces a group's member on every frame of a sweep, the way the old readouts did."""
+
+    def construct(self) -> None:
+        radius = ValueTracker(1.0)
+        group = VGroup(Circle(radius=1.0))
+        group.add_updater(lambda mob: setattr(mob, "submobjects", [Circle(radius=radius.get_value())]))
+        self.add(group)
+        self.play(radius.animate.set_value(2.0), run_time=1.0)
+
+
+def test_audit_catches_a_ghost(tmp_path):
+    checks: list[int] = []
+
+    class Spy(GhostScene):
+        def setup(self) -> None:
+            write = self.renderer.add_frame
+
+            def add_frame(frame, num_frames=1):
+                checks.append(visible_difference(frame, fresh_drawing(self))[0])
+                write(frame, num_frames)
+
+            self.renderer.add_frame = add_frame
+
+    with tempconfig({"quality": "low_quality", "disable_caching": True, "media_dir": str(tmp_path)}):
+        Spy().render()
+    assert max(checks) > 100, checks
+
+
+def test_readout_reader_spells_the_shown_value():
+    readout = Readout(r"x =", -12.345, decimals=3, widest=99.0)
+    assert read_readout(readout) == "-12.345"
+    readout.set_value(7.0)
+    assert read_readout(readout) == "7.000"
