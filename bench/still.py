@@ -2,7 +2,8 @@
 
 It draws a panel like the lecture's (bars, a title, a readout) once and waits,
 so its render time is what the pipeline costs per second of video when no
-frame has to be drawn anew: writing frames and encoding them.
+frame has to be drawn anew: writing frames and encoding them. It goes through
+the same pipeline as the lecture's scenes (held frames converted once).
 """
 
 from __future__ import annotations
@@ -10,7 +11,10 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, UP, Scene
 
-from scenes.widgets import BarPanel, Readout, label
+from scenes.kit import encoding
+from scenes.kit.widgets import BarPanel, Readout, label
+
+encoding.install()  # the same pipeline as the lecture's scenes: held frames converted once
 
 SECONDS = 60.0
 

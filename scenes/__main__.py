@@ -1,7 +1,7 @@
-"""``python -m scenes``: see :mod:`scenes.cli`."""
+"""``python -m scenes``: see :mod:`scenes.build.cli`."""
 
 import sys
 
-from scenes.cli import main
+from scenes.build.cli import main
 
 sys.exit(main())

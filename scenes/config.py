@@ -34,13 +34,14 @@ from pathlib import Path
 from typing import Any
 
 from attnmath import Sentence
-from scenes.kit.narration import REPO, VOICES
-from scenes.kit.voice import ENGINE
 from scenes.lecture import LECTURE, Clip, find_clip
 
-__all__ = ["ConfigError", "LectureConfig", "load_config", "ENV_VAR", "apply_overrides"]
+__all__ = ["ConfigError", "LectureConfig", "load_config", "ENV_VAR", "VOICES", "apply_overrides"]
 
 ENV_VAR = "LECTURE_CONFIG"
+REPO = Path(__file__).resolve().parents[1]
+VOICES = ("draft", "none")
+"""Voices a render can ask for: the offline draft voice (recordings replace it beat by beat), or none."""
 
 
 class ConfigError(ValueError):
@@ -148,7 +149,7 @@ class LectureConfig:
         """What of the file, the voice and the recordings affects ``clip`` (part of its up-to-date hash)."""
         part: dict[str, Any] = {
             "overrides": self.raw.get(clip.scene, {}),
-            "voice": [self.voice, ENGINE],
+            "voice": self.voice,  # the engine's settings are in scenes/kit/voice.py, hashed with the code
             "recordings": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in self.recordings(clip)},
         }
         if clip.scene == "LectureTitle":

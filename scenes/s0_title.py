@@ -9,10 +9,10 @@ from typing import ClassVar
 
 from manim import DOWN, LEFT, UP, FadeIn, LaggedStart, Mobject, VGroup, Write
 
-from scenes import theme
-from scenes.base import LectureScene
+from scenes.kit import theme
+from scenes.kit.base import LectureScene
+from scenes.kit.widgets import fit_width, label, math
 from scenes.lecture import LECTURE
-from scenes.widgets import fit_width, label, math
 
 __all__ = ["LectureTitle"]
 

@@ -16,10 +16,10 @@ from attnmath import (
     loo_cv_error,
     noisy_sine,
 )
-from scenes import theme
-from scenes.base import LectureScene
-from scenes.plots import curve, quiet_axes, scatter, to_scene
-from scenes.widgets import BarPanel, fit_width, label, math
+from scenes.kit import theme
+from scenes.kit.base import LectureScene
+from scenes.kit.plots import curve, quiet_axes, scatter, to_scene
+from scenes.kit.widgets import BarPanel, fit_width, label, math
 
 __all__ = ["FixedVsQueryWeights"]
 

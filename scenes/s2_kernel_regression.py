@@ -33,10 +33,10 @@ from attnmath import (
     nadaraya_watson,
     noisy_sine,
 )
-from scenes import theme
-from scenes.base import LectureScene
-from scenes.plots import curve, quiet_axes, redraw_curve, scatter, to_scene
-from scenes.widgets import BarPanel, LabelSwitch, Readout, fit_width, label, math
+from scenes.kit import theme
+from scenes.kit.base import LectureScene
+from scenes.kit.plots import curve, quiet_axes, redraw_curve, scatter, to_scene
+from scenes.kit.widgets import BarPanel, LabelSwitch, Readout, fit_width, label, math
 
 __all__ = ["KernelRegressionCollapse"]
 

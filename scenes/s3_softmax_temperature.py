@@ -25,9 +25,9 @@ from manim import (
 )
 
 from attnmath import SweepResult, classify_regime, softmax, solve_retrieval, temperature_sweep
-from scenes import theme
-from scenes.base import LectureScene
-from scenes.widgets import BarPanel, LabelSwitch, LogSlider, Readout, fit_width, label, math
+from scenes.kit import theme
+from scenes.kit.base import LectureScene
+from scenes.kit.widgets import BarPanel, LabelSwitch, LogSlider, Readout, fit_width, label, math
 
 __all__ = ["TemperatureSweep"]
 

@@ -35,10 +35,10 @@ from attnmath import (
     t5_bias,
     weight_profiles,
 )
-from scenes import theme
-from scenes.base import LectureScene
-from scenes.plots import curve, quiet_axes, redraw_curve, to_scene
-from scenes.widgets import BarPanel, LogSlider, Readout, fit_width, label, math
+from scenes.kit import theme
+from scenes.kit.base import LectureScene
+from scenes.kit.plots import curve, quiet_axes, redraw_curve, to_scene
+from scenes.kit.widgets import BarPanel, LogSlider, Readout, fit_width, label, math
 
 __all__ = ["KernelVariants"]
 

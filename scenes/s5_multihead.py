@@ -10,11 +10,11 @@ from typing import ClassVar
 from manim import DOWN, RIGHT, UP, Create, FadeIn, FadeOut, LaggedStart, Mobject, Rectangle, VGroup
 
 from attnmath import DEFAULT_SENTENCE, Sentence, stylized_heads
-from scenes import theme
-from scenes.base import LectureScene
+from scenes.kit import theme
+from scenes.kit.base import LectureScene
 from scenes.kit.narration import Spoken
-from scenes.tokens import Heatmap, TokenRow, attention_arcs
-from scenes.widgets import BarPanel, fit_width, label, math
+from scenes.kit.tokens import Heatmap, TokenRow, attention_arcs
+from scenes.kit.widgets import BarPanel, fit_width, label, math
 
 __all__ = ["HeadRouting"]
 

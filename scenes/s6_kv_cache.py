@@ -35,12 +35,12 @@ from attnmath import (
     running_summary_bytes,
     streaming_keep,
 )
-from scenes import theme
-from scenes.base import LectureScene
+from scenes.kit import theme
+from scenes.kit.base import LectureScene
 from scenes.kit.narration import Spoken
-from scenes.plots import curve, quiet_axes, to_scene
-from scenes.tokens import TokenRow
-from scenes.widgets import BarPanel, fit_width, label, math
+from scenes.kit.plots import curve, quiet_axes, to_scene
+from scenes.kit.tokens import TokenRow
+from scenes.kit.widgets import BarPanel, fit_width, label, math
 
 __all__ = ["KVCacheGrowth"]
 

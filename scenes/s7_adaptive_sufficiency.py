@@ -18,11 +18,11 @@ from attnmath import (
     softmax,
     stylized_heads,
 )
-from scenes import theme
-from scenes.base import LectureScene
-from scenes.plots import curve, quiet_axes, scatter
+from scenes.kit import theme
+from scenes.kit.base import LectureScene
+from scenes.kit.plots import curve, quiet_axes, scatter
+from scenes.kit.widgets import BarPanel, fit_width, label, math
 from scenes.s3_softmax_temperature import TemperatureSweep
-from scenes.widgets import BarPanel, fit_width, label, math
 
 __all__ = ["AdaptiveSufficiency"]
 

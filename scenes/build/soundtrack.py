@@ -16,8 +16,8 @@ from typing import Any
 import av
 import numpy as np
 
-from scenes.build.audio import SAMPLE_RATE, lay_track, mux_audio, normalise
-from scenes.captions import Cue
+from scenes.build.audio import MAX_TRUE_PEAK, SAMPLE_RATE, lay_track, measure, mux_audio, normalise
+from scenes.build.captions import Cue
 
 __all__ = [
     "read_beats",
@@ -25,6 +25,7 @@ __all__ = [
     "manifest_beats",
     "voice_placements",
     "add_voice",
+    "mux_voice",
     "decode_audio",
     "join_voices",
 ]
@@ -58,9 +59,32 @@ def add_voice(video: Path, record: dict[str, Any], out: Path, duration: float) -
     placements = voice_placements(record)
     if not placements:
         return False
-    track = normalise(lay_track(placements, duration, SAMPLE_RATE), SAMPLE_RATE)
-    mux_audio(video, track, SAMPLE_RATE, out)
+    mux_voice(video, lay_track(placements, duration, SAMPLE_RATE), out)
     return True
+
+
+SHIPPED_MARGIN_DB = 0.1
+"""How far under the true-peak ceiling the *decoded* AAC track must measure."""
+
+
+def mux_voice(video: Path, track: np.ndarray, out: Path, rounds: int = 4) -> None:
+    """Normalise ``track``, encode it beside ``video``'s frames into ``out``, and check what ships.
+
+    AAC does not keep the waveform: its decoded peaks land a few tenths of a
+    dB above the normalised source's. So the encoded file is decoded and
+    measured, and while its true peak is above the ceiling the source is
+    normalised again under a ceiling lowered by the overshoot.
+    """
+    ceiling = MAX_TRUE_PEAK
+    for _ in range(rounds):
+        mux_audio(video, normalise(track, SAMPLE_RATE, max_true_peak=ceiling), SAMPLE_RATE, out)
+        shipped = decode_audio(out)
+        peak = measure(shipped, SAMPLE_RATE)[1] if shipped is not None else float("-inf")
+        over = peak - (MAX_TRUE_PEAK - SHIPPED_MARGIN_DB)
+        if over <= 0:
+            return
+        ceiling -= over
+    raise RuntimeError(f"{out.name}: the voice track's true peak stays above {MAX_TRUE_PEAK} dBTP after AAC")
 
 
 def decode_audio(video: Path, sample_rate: int = SAMPLE_RATE) -> np.ndarray | None:
@@ -79,10 +103,10 @@ def decode_audio(video: Path, sample_rate: int = SAMPLE_RATE) -> np.ndarray | No
 
 
 def join_voices(videos: Sequence[Path], starts: Sequence[float], duration: float) -> np.ndarray | None:
-    """One track for the joined lecture: each clip's (already normalised) voice at its start; None if silent.
+    """One track for the joined lecture: each clip's voice at its start; None if every clip is silent.
 
-    The clips' tracks are decoded and laid end to end, so the lecture keeps
-    their loudness; a clip without a voice leaves silence.
+    The clips' tracks are decoded and laid end to end (a clip without a voice
+    leaves silence); :func:`mux_voice` then encodes it with its peaks checked.
     """
     track = np.zeros(round(duration * SAMPLE_RATE), dtype=np.float32)
     heard = False

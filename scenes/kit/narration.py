@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from scenes.config import REPO, VOICES
 from scenes.kit import voice
 
 __all__ = [
@@ -38,8 +39,6 @@ __all__ = [
     "wrap_cue",
 ]
 
-VOICES = ("draft", "none")
-"""Voices a render can ask for: the offline draft voice (recordings replace it beat by beat), or none."""
 
 LINE = 42  # characters a caption line
 MAX_CPS = 19.5  # characters a second a cue may ask the viewer to read (practice: 20)
@@ -48,7 +47,6 @@ GAP = 0.2  # seconds of silence between two caption chunks of one beat
 BREATH = 0.5  # seconds after a beat's speech before the next beat starts
 ESTIMATE_WPM = 150  # words a minute, when timing is estimated without a voice (the script command)
 
-REPO = Path(__file__).resolve().parents[2]
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _CLAUSE = re.compile(r"[,;:]\s+|\s+(?=(?:and|but|so|which|while|because|then|where|or)\s)")
 

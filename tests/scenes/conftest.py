@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from manim import MathTex, Mobject, SingleStringMathTex, Text, tempconfig
 
-from scenes import theme
+from scenes.kit import theme
+from scenes.kit.widgets import LabelSwitch, Readout
 from scenes.lecture import LECTURE, Clip, load_scene
-from scenes.widgets import LabelSwitch, Readout
 
 REFERENCE_DIR = Path(__file__).parent / "reference"
 

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from scenes.captions import parse_srt
-from scenes.media import probe
-from scenes.publish import sha256
+from scenes.build.captions import parse_srt
+from scenes.build.media import probe
+from scenes.build.publish import sha256
 
 REPO = Path(__file__).resolve().parents[2]
 SCENES = ["LectureTitle", "FixedVsQueryWeights"]
@@ -254,7 +254,7 @@ def test_clips_and_lecture_carry_a_normalised_aac_voice(build):
         samples = decode_audio(out / name)
         loudness, peak = ebur128(samples, 48000)  # ffmpeg's meter, not the one that normalised it
         assert loudness == pytest.approx(-16.0, abs=1.0), name
-        assert peak <= -1.0 + 0.05, name  # AAC re-quantisation may add a few hundredths of a dB
+        assert peak <= -1.0, name  # measured on what ships: the decoded AAC
     assert manifest["clips"][0]["audio"] == {"codec": "aac", "rate": 48000, "channels": 1}
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from scenes import render
-from scenes.cli import main
+from scenes.build import render
+from scenes.build.cli import main
+from scenes.build.render import RenderError, RenderOptions, clip_inputs_hash, is_up_to_date, published_paths
 from scenes.lecture import LECTURE, find_clip
-from scenes.render import RenderError, RenderOptions, clip_inputs_hash, is_up_to_date, published_paths
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -51,7 +51,7 @@ def test_bad_options_are_refused_before_anything_renders(tmp_path, capsys, monke
 
 def test_a_failed_render_says_it_failed_and_why(tmp_path, capsys, monkeypatch):
     script = "import sys; print('Traceback (most recent call last):'); print('ValueError: boom'); sys.exit(3)"
-    monkeypatch.setattr(render, "_manim_command", lambda *a: [render.sys.executable, "-c", script])
+    monkeypatch.setattr(render, "_manim_command", lambda *a, **k: [render.sys.executable, "-c", script])
     assert main(["render", "LectureTitle", "--quality", "l", "--media-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "render failed (manim exited with 3)" in err and "ValueError: boom" in err

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from manim import config, tempconfig
 
+from scenes.build.render import RenderError
+from scenes.build.slides import DECKS, patch_manim_config
 from scenes.lecture import LECTURE
-from scenes.render import RenderError
-from scenes.slides import DECKS, patch_manim_config
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -43,7 +43,7 @@ def test_every_scene_has_a_deck():
 
 
 def test_missing_manim_slides_says_how_to_install(monkeypatch):
-    from scenes import deck
+    from scenes.build import deck
 
     real_import = builtins.__import__
 

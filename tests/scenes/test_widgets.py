@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from manim import RIGHT, UP
 
-from scenes.widgets import BarPanel, LogSlider, Readout
+from scenes.kit.widgets import BarPanel, LogSlider, Readout
 
 
 def test_readout_digits_follow_the_label_after_a_move():
@@ -41,7 +41,7 @@ def test_readout_glyphs_are_shared_not_copied():
 
 
 def test_label_switch_shows_one_option_and_follows_moves():
-    from scenes.widgets import LabelSwitch, label
+    from scenes.kit.widgets import LabelSwitch, label
 
     switch = LabelSwitch({"a": label("alpha").move_to(2 * RIGHT), "b": label("beta").move_to(2 * RIGHT)})
     assert switch.text == "" and switch.width < 1e-9

@@ -19,11 +19,10 @@ from typing import Any
 import av
 import manim
 
-from scenes.build.audio import SAMPLE_RATE, mux_audio
-from scenes.build.soundtrack import join_voices, manifest_beats, read_beats
-from scenes.captions import chapters_vtt, clamp, parse_srt, shift, to_srt, to_vtt
-from scenes.media import concat_videos, probe, save_last_frame
-from scenes.render import RenderOptions, RenderResult, write_text_atomic
+from scenes.build.captions import chapters_vtt, clamp, parse_srt, shift, to_srt, to_vtt
+from scenes.build.media import concat_videos, probe, save_last_frame
+from scenes.build.render import RenderOptions, RenderResult, write_text_atomic
+from scenes.build.soundtrack import join_voices, manifest_beats, mux_voice, read_beats
 
 __all__ = ["publish_lecture", "LECTURE_STEM"]
 
@@ -86,7 +85,7 @@ def join_lecture(videos: Sequence[Path], out: Path) -> list[float]:
         if track is None:
             os.replace(joined, out)
         else:
-            mux_audio(joined, track, SAMPLE_RATE, out)
+            mux_voice(joined, track, out)
     finally:
         joined.unlink(missing_ok=True)
     return starts

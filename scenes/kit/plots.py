@@ -6,7 +6,7 @@ import numpy as np
 from manim import Axes, Dot, VGroup, VMobject
 from numpy.typing import ArrayLike
 
-from scenes import theme
+from scenes.kit import theme
 
 __all__ = ["quiet_axes", "to_scene", "scatter", "curve", "redraw_curve"]
 

@@ -9,15 +9,15 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from scenes.build.render import QUALITIES, REPO, RenderError, check_latex, ensure_writable
 from scenes.lecture import Clip
-from scenes.render import QUALITIES, REPO, RenderError, check_latex, ensure_writable
 
 __all__ = ["build_slides", "CACHE_HOME"]
 
 CACHE_HOME = (
     REPO / ".cache"
 )  # reveal.js assets for --offline live here (from npm, see tools/reveal_assets.sh)
-SLIDES_SOURCE = REPO / "scenes" / "slides.py"
+SLIDES_SOURCE = REPO / "scenes" / "build" / "slides.py"
 
 
 def _manim_slides() -> list[str]:

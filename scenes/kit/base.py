@@ -11,11 +11,13 @@ from typing import Any, ClassVar
 
 from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, ValueTracker, VGroup, config, linear
 
-from scenes import theme
+from scenes.kit import encoding, theme
 from scenes.kit.narration import BREATH, Narrator, Spoken
-from scenes.widgets import label
+from scenes.kit.widgets import label
 
 __all__ = ["LectureScene", "live_parts"]
+
+encoding.install()  # held frames are converted to YUV once, not once per repeat
 
 
 def live_parts(mob: Mobject) -> tuple[list[Mobject], list[Mobject]]:

@@ -29,10 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from scenes.build.captions import to_srt
+from scenes.build.media import probe
+from scenes.build.prepare import cache_settings
 from scenes.build.soundtrack import add_voice, beat_cues, read_beats
-from scenes.captions import to_srt
 from scenes.lecture import Clip
-from scenes.media import probe
 
 __all__ = [
     "QUALITIES",
@@ -45,9 +46,9 @@ __all__ = [
     "check_latex",
 ]
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 # Modules every clip depends on: the drawing kit, and the build steps that shape a clip's sound and captions.
-SHARED_MODULES = ("theme", "widgets", "base", "lecture", "build.soundtrack", "captions")
+SHARED_MODULES = ("kit.theme", "kit.widgets", "kit.base", "lecture", "build.soundtrack", "build.captions")
 
 # quality flag -> manim's output folder name
 QUALITIES = {"l": "480p15", "m": "720p30", "h": "1080p60", "p": "1440p60", "k": "2160p60"}
@@ -192,7 +193,7 @@ def is_up_to_date(
     )
 
 
-def _manim_command(clip: Clip, options: RenderOptions, work: Path) -> list[str]:
+def _manim_command(clip: Clip, options: RenderOptions, work: Path, cache: Path | None = None) -> list[str]:
     cmd = [
         sys.executable,
         "-m",
@@ -211,6 +212,10 @@ def _manim_command(clip: Clip, options: RenderOptions, work: Path) -> list[str]:
     ]
     if options.transparent:
         cmd.append("--transparent")
+    if cache is not None:  # TeX and text typeset once, shared by every render (see scenes.build.prepare)
+        cfg = work / "caches.cfg"
+        cfg.write_text("[CLI]\n" + "".join(f"{k} = {v}\n" for k, v in cache_settings(cache).items()))
+        cmd += ["--config_file", str(cfg)]
     return [*cmd, str(clip.path), clip.scene]
 
 
@@ -254,7 +259,8 @@ def render_clip(
     work.mkdir(parents=True)
     log_path = work / "manim.log"
     beats_out = work / "beats.json"
-    _run_manim(clip, options, work, log_path, progress, {**(env or {}), "LECTURE_BEATS_OUT": str(beats_out)})
+    cmd = _manim_command(clip, options, work, cache=out_dir.parent.parent)
+    _run_manim(clip, cmd, log_path, progress, {**(env or {}), "LECTURE_BEATS_OUT": str(beats_out)})
     src = _find_output(work, clip, options)
     srt = src.with_suffix(".srt")
     record = read_beats(beats_out) if beats_out.exists() else None
@@ -316,13 +322,11 @@ def terminate_children() -> None:
 
 def _run_manim(
     clip: Clip,
-    options: RenderOptions,
-    work: Path,
+    cmd: list[str],
     log_path: Path,
     progress: Progress | None,
     env: dict[str, str] | None,
 ) -> None:
-    cmd = _manim_command(clip, options, work)
     with (
         log_path.open("w") as log,
         subprocess.Popen(
@@ -374,6 +378,13 @@ def render_clips(
     ensure_writable(out_dir)
     board = _ProgressBoard(clips, stream or sys.stderr)
     jobs = max(1, jobs or os.cpu_count() or 1)
+    stale = [
+        c
+        for i, c in enumerate(clips)
+        if force or not is_up_to_date(c, options, out_dir, extra(c) if extra else "", i if numbered else None)
+    ]
+    if stale:
+        _prepare(stale, out_dir.parent.parent, out_dir.parent / ".work", env, board)
 
     def one(indexed: tuple[int, Clip]) -> RenderResult:
         index, clip = indexed
@@ -410,6 +421,18 @@ def render_clips(
     return results
 
 
+def _prepare(
+    clips: Sequence[Clip], cache: Path, work: Path, env: dict[str, str] | None, board: _ProgressBoard
+) -> None:
+    """Typeset and voice ``clips`` in one process before the parallel renders (scenes.build.prepare)."""
+    board.note(f"preparing {len(clips)} scene(s): typesetting TeX, speaking the narration")
+    work.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, "-m", "scenes.build.prepare", str(cache), *(c.scene for c in clips)]
+    for clip in clips:
+        board.update(clip, "preparing")
+    _run_manim(clips[0], cmd, work / "prepare.log", None, env)
+
+
 class _ProgressBoard:
     """Per-clip and overall progress lines; a line per change, rate-limited per clip."""
 
@@ -428,6 +451,10 @@ class _ProgressBoard:
             file=self.stream,
             flush=True,
         )
+
+    def note(self, text: str) -> None:
+        with self.lock:
+            self._print(text)
 
     def update(self, clip: Clip, status: str) -> None:
         with self.lock:

@@ -7,9 +7,7 @@ import signal
 import sys
 from pathlib import Path
 
-from scenes.config import ConfigError, LectureConfig, load_config
-from scenes.lecture import Clip, find_clip
-from scenes.render import (
+from scenes.build.render import (
     FORMATS,
     QUALITIES,
     REPO,
@@ -19,6 +17,8 @@ from scenes.render import (
     terminate_children,
     write_text_atomic,
 )
+from scenes.config import ConfigError, LectureConfig, load_config
+from scenes.lecture import Clip, find_clip
 
 __all__ = ["main"]
 
@@ -79,7 +79,7 @@ def cmd_list(config: LectureConfig) -> None:
 
 def cmd_script(args: argparse.Namespace, config: LectureConfig) -> None:
     """Print or write the narration script of the lecture's scenes."""
-    from scenes.script import narration_script  # imports manim: only when needed
+    from scenes.build.script import narration_script  # imports manim: only when needed
 
     text = narration_script(config)
     if args.out is None:
@@ -112,7 +112,7 @@ def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) 
         numbered=build,
     )
     if build:
-        from scenes.publish import publish_lecture  # imports PyAV and manim: only when needed
+        from scenes.build.publish import publish_lecture  # imports PyAV and manim: only when needed
 
         page = publish_lecture(results, options, out_dir, config.title)
         print(
@@ -125,7 +125,7 @@ def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) 
 
 def cmd_slides(args: argparse.Namespace, config: LectureConfig) -> None:
     """Render every chosen scene as a deck and convert to HTML, PPTX and PDF."""
-    from scenes.deck import build_slides
+    from scenes.build.deck import build_slides
 
     out_dir = args.media_dir.resolve() / "slides" / QUALITIES.get(args.quality, "?")
     outputs = build_slides(config.clips, args.quality, out_dir, config_env=config.env())

@@ -19,8 +19,8 @@ from manim import (
 )
 from numpy.typing import ArrayLike
 
-from scenes import theme
-from scenes.widgets import label
+from scenes.kit import theme
+from scenes.kit.widgets import label
 
 __all__ = ["TokenRow", "attention_arcs", "Heatmap"]
 

@@ -29,7 +29,7 @@ from manim import (
 )
 from numpy.typing import ArrayLike
 
-from scenes import theme
+from scenes.kit import theme
 
 __all__ = ["BarPanel", "LogSlider", "Readout", "LabelSwitch", "label", "math", "format_tick", "fit_width"]
 
