@@ -1,9 +1,10 @@
 """Manim's own floor for ``make bench``: a scene that only holds one still frame for 60 seconds.
 
 It draws a panel like the lecture's (bars, a title, a readout) once and waits,
-so its render time is what the pipeline costs per second of video when no
-frame has to be drawn anew: writing frames and encoding them. It goes through
-the same pipeline as the lecture's scenes (held frames converted once).
+so its render time is what manim's pipeline costs per second of video when
+no frame has to be drawn anew: writing frames and encoding them. It is plain
+manim: the lecture's own faster handling of held frames
+(``scenes/kit/encoding.py``) is not installed here, so this is manim's floor.
 """
 
 from __future__ import annotations
@@ -11,10 +12,7 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, UP, Scene
 
-from scenes.kit import encoding
 from scenes.kit.widgets import BarPanel, Readout, label
-
-encoding.install()  # the same pipeline as the lecture's scenes: held frames converted once
 
 SECONDS = 60.0
 

@@ -326,7 +326,9 @@ def _run_manim(
     log_path: Path,
     progress: Progress | None,
     env: dict[str, str] | None,
+    what: str = "",
 ) -> None:
+    """Run ``cmd`` (a manim render or the prepare step) with a log; RenderError with its tail on failure."""
     with (
         log_path.open("w") as log,
         subprocess.Popen(
@@ -353,7 +355,8 @@ def _run_manim(
             _CHILDREN.discard(proc)
     if code != 0:
         tail = "".join(log_path.read_text().splitlines(keepends=True)[-15:])
-        raise RenderError(f"{clip.scene}: render failed (manim exited with {code}); log: {log_path}\n{tail}")
+        what = what or f"{clip.scene}: render"
+        raise RenderError(f"{what} failed (manim exited with {code}); log: {log_path}\n{tail}")
 
 
 def render_clips(
@@ -430,7 +433,7 @@ def _prepare(
     cmd = [sys.executable, "-m", "scenes.build.prepare", str(cache), *(c.scene for c in clips)]
     for clip in clips:
         board.update(clip, "preparing")
-    _run_manim(clips[0], cmd, work / "prepare.log", None, env)
+    _run_manim(clips[0], cmd, work / "prepare.log", None, env, what="preparing the scenes")
 
 
 class _ProgressBoard:
