@@ -105,7 +105,7 @@ class TemperatureSweep(LectureScene):
     # --- state -------------------------------------------------------------
     def current(self) -> SweepResult:
         """Attnmath's sweep at the slider's temperature (one row)."""
-        return temperature_sweep(self.s, [10 ** self.log_tau.get_value()], prior=self.prior)
+        return self.at_tau(10 ** self.log_tau.get_value())
 
     def refresh(self) -> None:
         """Redraw every live element from attnmath's numbers for the current tau."""

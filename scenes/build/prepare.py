@@ -14,8 +14,14 @@ from __future__ import annotations
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["cache_settings", "prepare", "main"]
+from scenes.lecture import Clip, find_clip, load_scene
+
+if TYPE_CHECKING:
+    from manim import Scene
+
+__all__ = ["cache_settings", "dry_run", "prepare", "main"]
 
 
 def cache_settings(cache: Path) -> dict[str, str]:
@@ -23,17 +29,22 @@ def cache_settings(cache: Path) -> dict[str, str]:
     return {"tex_dir": str(cache / "Tex"), "text_dir": str(cache / "texts")}
 
 
-def prepare(cache: Path, scenes: list[str]) -> None:
-    """Construct each scene once as a dry run, filling the shared caches."""
+def dry_run(clip: Clip, **settings: str) -> Scene:
+    """Construct ``clip``'s scene in-process, no frames drawn (manim ``settings`` added); returns it."""
     from manim import tempconfig
 
-    from scenes.lecture import find_clip, load_scene
+    with tempfile.TemporaryDirectory() as media:
+        base = {"dry_run": True, "disable_caching": True, "media_dir": media, "verbosity": "ERROR"}
+        with tempconfig({**base, **settings, "progress_bar": "none"}):
+            scene = load_scene(clip)(skip_animations=True)
+            scene.render()
+    return scene
 
+
+def prepare(cache: Path, scenes: list[str]) -> None:
+    """Construct each scene once as a dry run, filling the shared caches."""
     for name in scenes:
-        with tempfile.TemporaryDirectory() as media:
-            settings = {"dry_run": True, "disable_caching": True, "media_dir": media, "verbosity": "ERROR"}
-            with tempconfig({**settings, **cache_settings(cache), "progress_bar": "none"}):
-                load_scene(find_clip(name))(skip_animations=True).render()
+        dry_run(find_clip(name), **cache_settings(cache))
         print(f"prepared {name}", flush=True)
 
 

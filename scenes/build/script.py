@@ -13,8 +13,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from scenes.build.prepare import dry_run
 from scenes.config import ENV_VAR, LectureConfig
-from scenes.lecture import Clip, load_scene
+from scenes.lecture import Clip
 
 __all__ = ["scene_beats", "narration_script"]
 
@@ -35,16 +36,9 @@ def _environment(values: dict[str, str]) -> Iterator[None]:
 
 def scene_beats(clip: Clip, config: LectureConfig) -> list[dict[str, Any]]:
     """The beats of ``clip`` as its scene records them, from a dry run with estimated timing."""
-    import tempfile
-
-    from manim import tempconfig
-
     env = {ENV_VAR: str(config.path or ""), "LECTURE_VOICE_ESTIMATE": "1", "LECTURE_VOICE": "none"}
-    with tempfile.TemporaryDirectory() as media, _environment(env):
-        settings = {"dry_run": True, "disable_caching": True, "media_dir": media, "verbosity": "ERROR"}
-        with tempconfig({**settings, "progress_bar": "none"}):
-            scene = load_scene(clip)(skip_animations=True)
-            scene.render()
+    with _environment(env):
+        scene = dry_run(clip)
     return list(getattr(scene, "beats", []))
 
 
