@@ -80,13 +80,20 @@ def _number(lo: float, hi: float) -> Callable[[str, Any], float]:
     return check
 
 
+MAX_WORD = 12
+"""Longest word the sentence scenes accept: 14 such words still fit the frame at a readable size."""
+
+
 def _words(where: str, value: Any) -> tuple[str, ...]:
     if (
         not isinstance(value, list)
         or not 2 <= len(value) <= 12
-        or not all(isinstance(w, str) and w for w in value)
+        or not all(isinstance(w, str) and w.strip() and len(w) <= MAX_WORD for w in value)
     ):
-        raise ConfigError(f"{where} must be a list of 2 to 12 non-empty strings, got {value!r}")
+        raise ConfigError(
+            f"{where} must be a list of 2 to 12 non-empty words of at most {MAX_WORD} characters, "
+            f"got {value!r}"
+        )
     return tuple(value)
 
 
@@ -97,6 +104,9 @@ def _sentence(where: str, value: Any) -> Sentence:
         raise ConfigError(f"{where}: {exc}") from None
     if len(sentence) > 14:
         raise ConfigError(f"{where} must have at most 14 tokens to fit on screen, got {len(sentence)}")
+    long = [t.text for t in sentence.tokens if len(t.text) > MAX_WORD]
+    if long:
+        raise ConfigError(f"{where}: token {long[0]!r} is longer than {MAX_WORD} characters; shorten it")
     return sentence
 
 
@@ -115,9 +125,20 @@ OVERRIDES: dict[str, dict[str, tuple[str, Callable[[str, Any], Any]]]] = {
 }
 
 
+MAX_TEXT, MAX_TEXT_WORD = 80, 24
+"""Title and subtitle: characters in all, and in one word (a line break goes between words)."""
+
+
 def _text(where: str, value: Any) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > 80:
-        raise ConfigError(f"{where} must be a non-empty string of at most 80 characters, got {value!r}")
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT:
+        raise ConfigError(
+            f"{where} must be a non-empty string of at most {MAX_TEXT} characters, got {value!r}"
+        )
+    long = [w for w in value.split() if len(w) > MAX_TEXT_WORD]
+    if long:
+        raise ConfigError(
+            f"{where}: the word {long[0]!r} is longer than {MAX_TEXT_WORD} characters; break it with a space"
+        )
     return value
 
 

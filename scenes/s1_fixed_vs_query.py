@@ -1,6 +1,12 @@
 """Section 1: fixed weights, kernel weights and attention weights on the same data.
 
 Render with ``manim -qh scenes/s1_fixed_vs_query.py FixedVsQueryWeights``.
+
+Each method is one figure (data, prediction, weight bars) built once at full
+size. The beat's method is shown large with its words (name, rule, axis
+titles); the others wait as small unlabelled thumbnails at the side, and the
+comparison beats show two methods side by side. Moving a figure scales it;
+its words are rebuilt at full size for the new place, never scaled.
 """
 
 from __future__ import annotations
@@ -8,7 +14,20 @@ from __future__ import annotations
 from typing import ClassVar
 
 import numpy as np
-from manim import DOWN, UP, Create, DashedLine, Dot, FadeIn, FadeOut, Indicate, Mobject, ValueTracker, VGroup
+from manim import (
+    DOWN,
+    RIGHT,
+    UP,
+    Axes,
+    Create,
+    DashedLine,
+    Dot,
+    FadeIn,
+    Indicate,
+    Mobject,
+    ValueTracker,
+    VGroup,
+)
 
 from attnmath import (
     fit_similarity,
@@ -18,16 +37,29 @@ from attnmath import (
 )
 from scenes.kit import theme
 from scenes.kit.base import LectureScene
-from scenes.kit.plots import curve, quiet_axes, scatter, to_scene
-from scenes.kit.widgets import BarPanel, fit_width, label, math
+from scenes.kit.plots import axis_labels, curve, quiet_axes, scatter, to_scene
+from scenes.kit.stage import aim, regroup
+from scenes.kit.widgets import BarPanel, label, math
 
 __all__ = ["FixedVsQueryWeights"]
 
-PANEL_XS = (-4.45, 0.0, 4.45)
-PLOT_WIDTH, PLOT_HEIGHT = 3.7, 1.9
-PLOT_Y = 0.95
-BARS_Y = -1.35
 Y_RANGE = (-1.8, 1.8)
+# A method's figure at full size: data plot over weight bars, sharing the x-axis.
+FIG_W, PLOT_H, GAP, BARS_H = 8.6, 2.4, 0.6, 1.3
+# Places as (centre, scale): the beat's method large with its words, the others as thumbnails at the
+# side, and two methods side by side for the comparison.
+BIG = (np.array([-1.7, 0.05, 0]), 1.0)
+BIG_FIRST = (np.array([0.0, 0.05, 0]), 1.0)  # alone on screen: centred
+THUMBS = ((np.array([5.0, 1.55, 0]), 0.35), (np.array([5.0, -1.75, 0]), 0.35))
+PAIR = ((np.array([-3.25, 0.15, 0]), 0.68), (np.array([3.5, 0.15, 0]), 0.68))
+Place = tuple[str, tuple[np.ndarray, float]]  # ("big" | "pair" | "thumb", (centre, scale))
+NAMES = ("mean", "kernel", "attention")
+TITLES = ("Mean: a sufficient statistic", "Kernel regression", "Attention")
+RULES = (
+    r"w_i = 1/N",
+    r"w_i \propto K(q, x_i)",
+    r"w_i \propto \exp\!\big(\phi(q)^\top W_Q W_K^\top \phi(x_i)\big)",
+)
 
 
 class FixedVsQueryWeights(LectureScene):
@@ -49,26 +81,23 @@ class FixedVsQueryWeights(LectureScene):
         self.grid = np.linspace(0.0, 1.0, 161)
         with self.beat("title", "Section one. Fixed and query-dependent weights."):
             self.title_card()
-        self.build_panels()
+        self.build_figures()
         with self.beat(
             "mean",
-            f"The same {self.x.size} noisy points, summarised three ways. First the mean, a sufficient "
-            "statistic: every point weighs the same, so it predicts a flat line.",
+            f"Here are {self.x.size} noisy points. The mean, a sufficient statistic, weighs every point "
+            "the same, so it predicts a flat line.",
         ):
-            self.show_panel(0)
+            self.introduce(0)
         with self.beat(
             "kernel",
-            "Kernel regression weights each point by its similarity to the query, under a kernel we choose.",
+            "Kernel regression weighs each point by its similarity to the query, under a kernel we choose.",
         ):
-            self.show_panel(1)
-        with self.beat(
-            "attention",
-            "Attention does the same, but the similarity is a dot product of learned projections.",
-        ):
-            self.show_panel(2)
+            self.introduce(1)
+        with self.beat("attention", "Attention does the same with a learned dot-product similarity."):
+            self.introduce(2)
         with self.beat(
             "query-arrives",
-            "A query, q, arrives, in orange. The yellow bars show each method's weight on every point.",
+            "A query, q, arrives in orange. The yellow bars are each method's weights on the points.",
         ):
             self.show_weights()
         self.move_query()
@@ -84,91 +113,194 @@ class FixedVsQueryWeights(LectureScene):
         attention = self.fit.weights(q, self.x)
         return [uniform, kernel, attention]
 
-    def build_panel(self, k: int, title: str, rule: Mobject) -> VGroup:
-        """Title, rule, data scatter, prediction curve and weight bars for method ``k``.
+    # --- figures, and the words that go with them where they stand ---------------
+    def build_figures(self) -> None:
+        """Each method's figure at full size, all hidden for now (see :meth:`build_figure`)."""
+        self.axes, self.bar_axes, self.bars, self.figures = [], [], [], []
+        for k in range(3):
+            axes, bar_axes, bars, figure = self.build_figure(k)
+            self.axes.append(axes)
+            self.bar_axes.append(bar_axes)
+            self.bars.append(bars)
+            self.figures.append(figure)
+        self.words: list[VGroup] = [VGroup() for _ in range(3)]
+        self.place: dict[int, str] = {}
+        self.weights_on = False
 
-        The bars are also kept in ``self.bars``: the live group takes them over.
+    def build_figure(self, k: int) -> tuple[Axes, Axes, BarPanel, VGroup]:
+        """Method ``k``'s axes, weight axes, bars and figure: a data plot over its weight bars.
+
+        The figure is (plot, weights): plot = (axes, dots, prediction[, query marker]),
+        weights = (bar axes, bars), drawn under the plot once a query has arrived.
         """
-        axes = quiet_axes((0, 1), Y_RANGE, width=PLOT_WIDTH, height=PLOT_HEIGHT)
-        axes.move_to([PANEL_XS[k], PLOT_Y, 0])
+        axes = quiet_axes((0, 1), Y_RANGE, width=FIG_W, height=PLOT_H)
         axes.x_axis.set_opacity(0.0)  # a line at y = 0 would read as the mean's prediction
-        heading = fit_width(label(title, size=theme.LABEL_SIZE), 4.0).move_to([PANEL_XS[k], 3.15, 0])
-        rule.next_to(heading, DOWN, buff=0.2)
-        prediction = curve(axes, self.grid, self.weights(self.grid)[k] @ self.y, color=theme.TEXT, width=2.5)
-        self.bars[k] = BarPanel(
+        bar_axes = quiet_axes((0, 1), (0, 1), width=FIG_W, height=BARS_H)
+        bar_axes.next_to(axes, DOWN, buff=GAP).x_axis.set_opacity(0.0)  # the bars' baseline is the axis
+        bars = BarPanel(
             np.zeros(self.x.size),
-            width=PLOT_WIDTH,
-            height=1.3,
+            width=FIG_W,
+            height=BARS_H,
             color=theme.WEIGHT,
             show_index=False,
             positions=self.x,
             fill_ratio=0.6,
-            y_range=(0.0, 1.0),
-        ).move_to([PANEL_XS[k], BARS_Y, 0])
-        self.axes[k] = axes
-        return VGroup(heading, rule, axes, scatter(axes, self.x, self.y), prediction, self.bars[k])
+        ).move_to(bar_axes)
+        prediction = curve(axes, self.grid, self.weights(self.grid)[k] @ self.y, width=4)
+        plot = VGroup(axes, scatter(axes, self.x, self.y, radius=0.1), prediction)
+        return axes, bar_axes, bars, VGroup(plot, VGroup(bar_axes, bars))
 
-    def build_panels(self) -> None:
-        """Three panels with the same data and each method's prediction curve (not shown yet)."""
-        rules = (
-            math(r"w_i = 1/N", size=theme.READOUT_SIZE),
-            math(r"w_i \propto K(q, x_i)", size=theme.READOUT_SIZE),
-            math(r"w_i \propto e^{\phi(q)^\top W_Q W_K^\top \phi(x_i)}", size=theme.READOUT_SIZE),
+    def words_for(self, k: int, place: str, axes: Axes, bar_axes: Axes) -> VGroup:
+        """Figure ``k``'s words around ``axes``: a thumbnail's name, or name, rule and axis titles."""
+        if place == "thumb":
+            return VGroup(label(NAMES[k], color=theme.MUTED).next_to(axes, UP, buff=0.15))
+        heading = label(TITLES[k], size=theme.BODY_SIZE)
+        rule = math(RULES[k], size=48 if place == "big" else 44)  # TeX reads smaller than text at one size
+        top = VGroup(heading, rule).arrange(
+            RIGHT if place == "big" else DOWN, buff=0.5 if place == "big" else 0.2
         )
-        titles = ("Sufficient statistic: mean", "Kernel regression", "Attention")
-        self.axes: dict[int, Mobject] = {}
-        self.bars: dict[int, BarPanel] = {}
-        self.panels = [self.build_panel(k, t, r) for k, (t, r) in enumerate(zip(titles, rules, strict=True))]
+        top.next_to(axes, UP, buff=0.65)
+        if not self.weights_on:
+            return VGroup(top, axis_labels(axes, "input x", "output y", x_ticks=(0, 0.5, 1)))
+        return VGroup(
+            top,
+            axis_labels(axes, None, "output y"),
+            axis_labels(bar_axes, "input x", "weight w\u1d62", x_ticks=(0, 0.5, 1), y_ticks=(0, 1)),
+        )
 
-    def show_panel(self, k: int) -> None:
-        """Panel ``k`` in four steps paced on the narration: data, title, rule, then its prediction."""
-        heading, rule, axes, dots, prediction, bars = self.panels[k]
-        step = max(self.speech_left() - 1.0, 4.0) / 4
-        for part in (VGroup(axes, dots, bars.box, bars.baseline), heading, rule):
-            self.play(FadeIn(part), run_time=min(step, 1.2))
-            self.hold(step - min(step, 1.2))
-        self.play(Create(prediction), run_time=min(step, 2.5))
+    def arrange_figures(self, places: dict[int, Place], reveal: bool = False) -> None:
+        """Figures to their places: ``places`` maps a figure to ("big" | "pair" | "thumb", (centre, scale)).
 
+        A figure not yet shown fades in there (without its prediction, drawn
+        next); a shown figure left out fades out; ``reveal`` brings in the
+        weight axes. Words are rebuilt for each place.
+        """
+        self.weights_on = self.weights_on or reveal
+        moving: list[Mobject] = []
+        arriving: list[Mobject] = []
+        words: dict[int, VGroup] = {}
+        for k, (place, (centre, scale)) in places.items():
+            moves, arrives = self.aim_figure(k, centre, scale, reveal)
+            moving += moves
+            arriving += arrives
+            plot, weights = self.figures[k]
+            axes, bar_axes = (getattr(m, "target", m)[0] if m in moves else m[0] for m in (plot, weights))
+            words[k] = self.words_for(k, place, axes, bar_axes)
+        leaving = [self.figures[k] for k in self.place if k not in places]
+        regroup(
+            self,
+            moving,
+            words_out=self.words,
+            leaving=leaving,
+            arriving=arriving,
+            words_in=list(words.values()),
+        )
+        for figure in leaving:
+            self.remove(*figure.get_family())  # also from the live group it belonged to
+        self.words = [words.get(k, VGroup()) for k in range(3)]
+        self.place = {k: place for k, (place, _) in places.items()}
+        self.places = dict(places)
+
+    def aim_figure(self, k: int, centre: np.ndarray, scale: float, reveal: bool) -> tuple[list, list]:
+        """Aim figure ``k`` at its new place: (parts that move there, parts that fade in there).
+
+        Until the weights are shown a plot stands where its whole figure will;
+        hidden parts are moved at once.
+        """
+        plot, weights = self.figures[k]
+        if not self.weights_on:
+            centre = centre + DOWN * (GAP + BARS_H) * scale / 2
+        frame = VGroup(self.bar_axes[k], self.bars[k].box, self.bars[k].baseline)
+        if k not in self.place:  # new: placed at once, faded in
+            aim([plot, weights], centre, scale / self.scale_of(k), now=[plot, weights])
+            return [], [VGroup(*plot[:2])] + ([frame] if self.weights_on else [])
+        if reveal:  # the plot moves up, the weight axes fade in under it
+            aim([plot, weights], centre, scale / self.scale_of(k), now=[weights])
+            return [plot], [frame]
+        shown = [plot, weights] if self.weights_on else [plot]
+        aim(
+            [plot, weights],
+            centre,
+            scale / self.scale_of(k),
+            now=[m for m in (plot, weights) if m not in shown],
+        )
+        return shown, []
+
+    def scale_of(self, k: int) -> float:
+        """How much figure ``k`` is scaled from its full size now."""
+        return float(self.axes[k].x_axis.get_length() / FIG_W)
+
+    def introduce(self, k: int) -> None:
+        """Method ``k`` large with its words; the ones before it go to the side; then its prediction."""
+        places = {j: ("thumb", THUMBS[j]) for j in range(k)}
+        places[k] = ("big", BIG_FIRST if k == 0 else BIG)
+        self.arrange_figures(places)
+        self.hold(max(self.speech_left() - 3.5, 0.0))
+        self.play(Create(self.figures[k][0][2]), run_time=2.5)
+        self.add(self.figures[k][0])
+
+    # --- the query moves ---------------------------------------------------------
     def show_weights(self) -> None:
-        """A query line in each panel and the weights each method puts on the points."""
+        """Weight axes under each plot, a query line through both, then the weights on the points."""
         self.q = ValueTracker(self.query_path[0])
-        self.markers = VGroup(*(self.query_marker(k) for k in range(3)))
-        bar_label = label("weights on the points", size=theme.SMALL_SIZE, color=theme.WEIGHT)
-        self.bar_label = bar_label.move_to([0, BARS_Y - 0.95, 0])
+        self.arrange_figures(self.places, reveal=True)
+        self.markers = [VGroup(DashedLine(UP, DOWN, color=theme.QUERY, stroke_width=4)) for _ in range(3)]
+        for k, marker in enumerate(self.markers):
+            marker.add(Dot(radius=0.12 * self.scale_of(k), color=theme.QUERY))
+        self.q_names = VGroup(*(math("q", color=theme.QUERY) for _ in range(3)))
         self.refresh()
-        self.play(Create(self.markers), run_time=1.5)
-        self.play(*(FadeIn(b.bars) for b in self.bars.values()), FadeIn(self.bar_label), run_time=1.5)
-        self.go_live(VGroup(self.markers, *self.bars.values()), self.refresh)
-
-    def query_marker(self, _k: int) -> VGroup:
-        """Dashed vertical line at the query and a dot at the prediction."""
-        line = DashedLine(UP, DOWN, color=theme.QUERY, stroke_width=3)
-        dot = Dot(radius=0.09, color=theme.QUERY)
-        return VGroup(line, dot)
+        self.show_names()
+        self.play(Create(VGroup(*self.markers)), FadeIn(self.q_names), run_time=1.5)
+        for fig, marker in zip(self.figures, self.markers, strict=True):
+            fig[0].add(marker)  # from now on it moves and scales with its plot
+        self.play(*(FadeIn(b.bars) for b in self.bars), run_time=1.5)
+        self.live = VGroup()
+        self.start_live()
 
     def refresh(self) -> None:
-        """Move the query markers and redraw the weight bars for the current query."""
+        """Move the query markers of the figures on screen and redraw their weight bars."""
         q = float(self.q.get_value())
-        for k, (marker, w) in enumerate(zip(self.markers, self.weights(np.array([q])), strict=True)):
-            axes, bars = self.axes[k], self.bars[k]
-            bottom, top = to_scene(axes, [q, q], list(Y_RANGE))
+        weights = self.weights(np.array([q]))
+        for k in self.place:
+            axes, marker = self.axes[k], self.markers[k]
+            top = to_scene(axes, q, Y_RANGE[1])[0]
+            bottom = to_scene(self.bar_axes[k], q, 0.0)[0]
             marker[0].put_start_and_end_on(bottom, top)
-            marker[1].move_to(to_scene(axes, q, float(w[0] @ self.y))[0])
-            bars.set_values(w[0])
+            marker[1].move_to(to_scene(axes, q, float(weights[k][0] @ self.y))[0])
+            self.q_names[k].next_to(top, RIGHT, buff=0.12).shift(0.3 * DOWN)
+            self.bars[k].set_values(weights[k][0])
+
+    def show_names(self) -> None:
+        """Only a large or paired figure names its query: a thumbnail is too small for the letter."""
+        for k, name in enumerate(self.q_names):
+            name.set_opacity(1.0 if self.place.get(k, "thumb") != "thumb" else 0.0)
+
+    def start_live(self) -> None:
+        """Redraw the markers, names and bars of the figures on screen on every frame."""
+        self.live = VGroup(*(VGroup(self.markers[k], self.bars[k], self.q_names[k]) for k in self.place))
+        self.go_live(self.live, self.refresh)
+
+    def rearrange(self, places: dict[int, Place]) -> None:
+        """Move the figures (markers and bars move with them), then follow the query again."""
+        self.stop_live(self.live)
+        self.q_names.set_opacity(0.0)
+        self.arrange_figures(places)
+        self.show_names()
+        self.start_live()
 
     def move_query(self) -> None:
-        """Sweep the query across and back, one beat each way."""
-        beats = (
-            ("mean-ignores-q", "As the query moves, the mean's weights never change."),
-            (
-                "weights-follow-q",
-                "Kernel and attention weights follow the query, so every position gets its own summary.",
-            ),
-        )
-        for target, (slug, text) in zip(self.query_path[1:], beats, strict=True):
-            with self.beat(slug, text):
-                self.sweep_to(self.q, target, 7.0)
+        """The mean alone while the query crosses, then kernel and attention side by side on the way back."""
+        with self.beat("mean-ignores-q", "As the query moves, the mean's weights never change."):
+            self.rearrange({0: ("big", BIG), 1: ("thumb", THUMBS[0]), 2: ("thumb", THUMBS[1])})
+            self.sweep_to(self.q, self.query_path[1], min(max(self.speech_left(), 5.0), 7.0))
+        with self.beat(
+            "weights-follow-q",
+            "Kernel and attention weights follow the query: each position gets its own summary.",
+        ):
+            self.rearrange({1: ("pair", PAIR[0]), 2: ("pair", PAIR[1])})
+            self.sweep_to(self.q, self.query_path[2], min(max(self.speech_left(), 5.0), 7.0))
 
+    # --- what "learned" means --------------------------------------------------
     def best_gaussian_error(self) -> float:
         """Leave-one-out error of the best Gaussian bandwidth on this data."""
         return float(np.min(loo_cv_error(self.x, self.y, np.geomspace(1e-3, 10, 200))))
@@ -177,21 +309,20 @@ class FixedVsQueryWeights(LectureScene):
         """What 'learned' means, and how the fitted similarity compares with the best bandwidth."""
         better = "lower" if self.fit.loss < self.best_gaussian_error() else "higher"
         return (
-            "The kernel was chosen by hand. Attention's projections were fitted to predict each point "
-            f"from the others, and their leave-one-out error is {better} than the best Gaussian bandwidth's."
+            "The kernel is chosen by hand. Attention's projections are fitted to predict each point from "
+            f"the others, and their leave-one-out error is {better} than the best Gaussian bandwidth's."
         )
 
     def show_learned_fact(self) -> None:
-        """What 'learned' means here, with the fitted numbers."""
-        note = math(
-            rf"\text{{learned }} W_Q, W_K:\ \text{{leave-one-out error }} {self.fit.loss:.3f}"
-            rf"\ \text{{vs. }} {self.best_gaussian_error():.3f} \text{{ for the best Gaussian bandwidth}}",
-            size=theme.READOUT_SIZE,
-        )
-        fit_width(note, theme.SAFE_RIGHT - theme.SAFE_LEFT)
-        note.move_to(self.bar_label)
-        self.play(Indicate(self.panels[1][1]), run_time=1.2)
-        self.play(Indicate(self.panels[2][1]), run_time=1.2)
-        self.hold(self.speech_left() - 4.0)
-        self.play(FadeOut(self.bar_label), run_time=0.5)
+        """The two similarities' leave-one-out errors, in one line under the figures."""
+        header = label("leave-one-out error", color=theme.MUTED)
+        errors = VGroup(
+            label(f"best Gaussian {self.best_gaussian_error():.3f}").set_x(self.axes[1].get_center()[0]),
+            label(f"learned {self.fit.loss:.3f}").set_x(self.axes[2].get_center()[0]),
+        ).set_y(theme.SAFE_BOTTOM + 0.22)
+        note = VGroup(header.next_to(errors, UP, buff=0.1).set_x(0), errors)
+        rules = [self.words[k][0][1] for k in (1, 2)]
+        self.play(Indicate(rules[0]), run_time=1.2)
+        self.play(Indicate(rules[1]), run_time=1.2)
+        self.hold(self.speech_left() - 3.0)
         self.play(FadeIn(note), run_time=1.0)

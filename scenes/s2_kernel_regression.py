@@ -11,6 +11,7 @@ import numpy as np
 from manim import (
     DOWN,
     LEFT,
+    RIGHT,
     UP,
     Circumscribe,
     Create,
@@ -35,19 +36,24 @@ from attnmath import (
 )
 from scenes.kit import theme
 from scenes.kit.base import LectureScene
-from scenes.kit.plots import curve, quiet_axes, redraw_curve, scatter, to_scene
-from scenes.kit.widgets import BarPanel, LabelSwitch, Readout, fit_width, label, math
+from scenes.kit.plots import axis_labels, curve, quiet_axes, redraw_curve, scatter, to_scene
+from scenes.kit.widgets import BarPanel, LabelSwitch, Readout, label, math
 
 __all__ = ["KernelRegressionCollapse"]
 
-MAIN_X, MAIN_Y, MAIN_W, MAIN_H = -2.85, 1.25, 7.0, 3.1
-BARS_Y, BARS_H = -1.55, 1.2
-RIGHT_X = 4.1
+# Left: the data and estimate over the weights at q (sharing the x-axis). Right: the numbers, then
+# the leave-one-out error against the bandwidth.
+MAIN_X, MAIN_Y, MAIN_W, MAIN_H = -2.7, 1.4, 6.8, 2.9
+BARS_Y, BARS_H = -1.5, 1.3
+RIGHT_X = 3.8
+LOO_Y, LOO_W, LOO_H = -1.05, 4.7, 2.0
 Y_RANGE = (-1.9, 1.9)
+WEIGHT_TITLE = "weight w\u1d62"
+X_TICKS = (0, 0.5, 1)
 REGIME_TEXT = {
-    "argmax": "nearest point: a step function",
-    "intermediate": "neighbours averaged: smooth",
-    "uniform": "every point equal: global mean",
+    "argmax": "nearest point: steps",
+    "intermediate": "neighbours averaged",
+    "uniform": "all equal: the mean",
 }
 # "q" is safe here: no TeX command in this scene's formulas contains the letter.
 ROLE_TEX = {"y_i": theme.VALUE, "x_i": theme.KEY, "x_j": theme.KEY, "q": theme.QUERY}
@@ -85,12 +91,12 @@ class KernelRegressionCollapse(LectureScene):
             self.show_kernel()
         with self.beat(
             "readouts",
-            "On the right, the bandwidth sigma, the entropy of the weights, and k effective.",
+            "On the right: the bandwidth sigma, the entropy of the weights, and k effective.",
         ):
             self.show_readouts()
         with self.beat(
             "leave-one-out",
-            "Below, the error when each sample is predicted from the others. "
+            "Below them, the error when each sample is predicted from the others. "
             "It is lowest here, where the fit is smooth.",
         ):
             self.show_loo_panel()
@@ -114,58 +120,71 @@ class KernelRegressionCollapse(LectureScene):
         return int(np.argmin(np.abs(np.log10(self.sigmas) - self.log_sigma.get_value())))
 
     def show_data(self) -> None:
-        """The samples on their axes."""
+        """The samples on their axes, titled (the x-axis title moves under the weights later)."""
         self.log_sigma = ValueTracker(np.log10(self.sigmas[self.best]))
         self.axes = quiet_axes((0, 1), Y_RANGE, width=MAIN_W, height=MAIN_H).move_to([MAIN_X, MAIN_Y, 0])
         self.axes.x_axis.set_opacity(0.0)
-        self.dots = scatter(self.axes, self.x, self.y)
-        self.fade_in(self.axes, self.dots)
+        self.dots = scatter(self.axes, self.x, self.y, radius=0.09)
+        self.x_titles = axis_labels(self.axes, "input x", None, x_ticks=X_TICKS)
+        self.fade_in(self.axes, self.dots, axis_labels(self.axes, None, "output y"), self.x_titles)
 
     def show_estimate(self) -> None:
         """The estimate at the best bandwidth, drawn left to right, and its formula."""
-        self.estimate = curve(self.axes, self.xs, self.curves[self.best], width=3.5)
+        self.estimate = curve(self.axes, self.xs, self.curves[self.best], width=4)
         self.equation = math(
-            r"\hat f(q) = \frac{\sum_i K(q, x_i)\, y_i}{\sum_j K(q, x_j)}",
-            colors=ROLE_TEX,
-            size=theme.READOUT_SIZE,
-        ).move_to([RIGHT_X, 2.75, 0])
+            r"\hat f(q) = \frac{\sum_i K(q, x_i)\, y_i}{\sum_j K(q, x_j)}", colors=ROLE_TEX, size=48
+        ).move_to([RIGHT_X, 1.6, 0])
         self.play(Create(self.estimate), run_time=2.5)
         self.fade_in(self.equation, run_time=1.2)
 
     def show_kernel(self) -> None:
-        """The query, its kernel, the weights and the live readouts."""
+        """The query, its kernel, then the weights under the plot (the x-axis title moves under them)."""
         i = self.best
-        self.query_line = DashedLine(UP, DOWN, color=theme.QUERY)
-        self.query_line.put_start_and_end_on(*to_scene(self.axes, [self.query] * 2, list(Y_RANGE)))
-        self.query_dot = Dot(radius=0.09, color=theme.QUERY)
-        self.bump = curve(self.axes, self.xs, self.bump_ys(i), color=theme.TEMPERATURE, width=3)
         self.bars = BarPanel(
             self.w[i], width=MAIN_W, height=BARS_H, color=theme.WEIGHT, show_index=False, positions=self.x
         ).move_to([MAIN_X, BARS_Y, 0])
-        self.bar_label = label("weights at q", size=theme.SMALL_SIZE, color=theme.WEIGHT)
-        self.bar_label.next_to(self.bars, DOWN, buff=0.15).align_to(self.bars, LEFT)
+        bar_axes = quiet_axes((0, 1), (0, 1), width=MAIN_W, height=BARS_H).move_to(self.bars)
+        bar_axes.x_axis.set_opacity(0.0)  # the bars' baseline is the axis
+        top = to_scene(self.axes, self.query, Y_RANGE[1])[0]
+        query_line = DashedLine(
+            top, to_scene(bar_axes, self.query, 0.0)[0], color=theme.QUERY, stroke_width=4
+        )
+        query_name = math("q", color=theme.QUERY).next_to(top, RIGHT, buff=0.12).shift(0.3 * DOWN)
+        self.query_dot = Dot(radius=0.11, color=theme.QUERY)
+        self.bump = curve(self.axes, self.xs, self.bump_ys(i), color=theme.TEMPERATURE, width=4)
+        self.build_readouts()
+        self.live = VGroup(self.estimate, self.query_dot, self.bump, self.bars, self.readouts)
+        self.refresh()
+        x_titles = axis_labels(bar_axes, "input x", None, x_ticks=X_TICKS)
+        self.play(
+            Create(query_line),
+            FadeIn(self.query_dot),
+            FadeIn(query_name),
+            ReplacementTransform(self.x_titles, x_titles),
+            run_time=1.2,
+        )
+        self.play(Create(self.bump), run_time=1.5)
+        weights = VGroup(bar_axes, self.bars, axis_labels(bar_axes, None, WEIGHT_TITLE, y_ticks=(0, 1)))
+        self.fade_in(weights, run_time=1.2)
+
+    def build_readouts(self) -> None:
+        """The bandwidth, entropy and effective k at the top right, and the regime's name under them."""
         self.readouts = VGroup(
-            Readout(r"\sigma =", 1.0, decimals=3, widest=self.sigmas[-1], color=theme.TEMPERATURE),
-            Readout(r"H(w) =", 0.0, decimals=2, widest=np.log(self.x.size)),
-            Readout(r"k_{\mathrm{eff}} =", 1.0, decimals=2, widest=self.x.size),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
-        self.readouts.move_to([RIGHT_X, 1.15, 0])
+            Readout(r"\sigma =", 1.0, decimals=3, widest=self.sigmas[-1], color=theme.TEMPERATURE, size=48),
+            Readout(r"H(w) =", 0.0, decimals=2, widest=np.log(self.x.size), size=48),
+            Readout(r"k_{\mathrm{eff}} =", 1.0, decimals=2, widest=self.x.size, size=48),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+        self.readouts.move_to([RIGHT_X, theme.SAFE_TOP - self.readouts.height / 2, 0])
         self.regime = LabelSwitch(
             {
-                name: fit_width(label(text, size=theme.LABEL_SIZE, color=theme.TEMPERATURE), 4.9).move_to(
-                    [RIGHT_X, 0.05, 0]
-                )
+                name: label(text, color=theme.TEMPERATURE).next_to(self.readouts, DOWN, buff=0.35)
                 for name, text in REGIME_TEXT.items()
             }
         )
-        self.live = VGroup(self.estimate, self.query_dot, self.bump, self.bars, self.readouts)
-        self.refresh()
-        self.play(Create(self.query_line), FadeIn(self.query_dot), run_time=1.2)
-        self.play(Create(self.bump), run_time=1.5)
-        self.fade_in(self.bars, self.bar_label, run_time=1.2)
 
     def show_readouts(self) -> None:
-        """The bandwidth, entropy and effective k, one after another; then everything goes live."""
+        """The bandwidth, entropy and effective k, one after another, where the formula was; then live."""
+        self.play(FadeOut(self.equation), run_time=0.6)
         self.play(
             LaggedStart(*(FadeIn(r) for r in self.readouts), lag_ratio=0.5),
             run_time=min(max(self.speech_left() - 1.0, 1.5), 4.0),
@@ -188,35 +207,43 @@ class KernelRegressionCollapse(LectureScene):
         for readout, value in zip(self.readouts, (self.sigmas[i], self.h[i], k), strict=True):
             readout.set_value(float(value))
         if hasattr(self, "loo_dot"):
-            self.loo_dot.move_to(to_scene(self.loo_axes, np.log10(self.sigmas[i]), self.loo[i])[0])
+            self.loo_dot.move_to(self.loo_point(i))
             self.set_regime(classify_regime(k, self.x.size))
 
     def set_regime(self, regime: str) -> None:
         """Name the bandwidth's regime under the readouts."""
         self.regime.switch_to(regime)
 
+    def loo_point(self, i: int) -> np.ndarray:
+        """Where grid row ``i`` lies on the leave-one-out plot (x: decades above the lowest bandwidth)."""
+        return to_scene(self.loo_axes, np.log10(self.sigmas[i] / self.sigmas[0]), self.loo[i])[0]
+
     def show_loo_panel(self) -> None:
-        """Leave-one-out error against bandwidth, with the minimum labelled."""
-        log_lo, log_hi = np.log10(self.sigma_range)
-        top = float(np.max(self.loo)) * 1.1
-        self.loo_axes = quiet_axes((log_lo, log_hi), (0.0, top), width=4.6, height=1.7)
-        self.loo_axes.move_to([RIGHT_X, -1.55, 0])
-        loo_curve = curve(self.loo_axes, np.log10(self.sigmas), self.loo, color=theme.TEXT, width=2.5)
-        title = label("leave-one-out error", size=theme.SMALL_SIZE).next_to(self.loo_axes, UP, buff=0.12)
-        ticks = VGroup()
-        for e in range(int(np.ceil(log_lo)), int(np.floor(log_hi)) + 1):
-            ticks.add(
-                label(f"{10.0**e:g}", size=theme.SMALL_SIZE, color=theme.MUTED).move_to(
-                    to_scene(self.loo_axes, e, 0.0)[0] + 0.28 * DOWN
-                )
-            )
-        sigma_star = float(self.sigmas[self.best])
-        best_label = math(rf"\min \text{{ at }} \sigma = {sigma_star:.3f}", size=theme.SMALL_SIZE + 4)
-        best_label.move_to(to_scene(self.loo_axes, np.log10(sigma_star), self.loo[self.best])[0] + 0.75 * UP)
-        self.loo_dot = Dot(radius=0.09, color=theme.TEMPERATURE)
+        """Leave-one-out error against bandwidth (log scale), with the minimum marked."""
+        decades = np.log10(self.sigmas[-1] / self.sigmas[0])
+        self.loo_axes = quiet_axes(
+            (0.0, decades), (0.0, float(np.max(self.loo)) * 1.1), width=LOO_W, height=LOO_H
+        )
+        self.loo_axes.move_to([RIGHT_X + 0.3, LOO_Y, 0])
+        xs = np.log10(self.sigmas / self.sigmas[0])
+        loo_curve = curve(self.loo_axes, xs, self.loo, color=theme.TEXT, width=3)
+        lo = np.log10(self.sigmas[0])
+        ticks = [e - lo for e in range(int(np.ceil(lo)), int(np.floor(lo + decades)) + 1)]
+        titles = axis_labels(
+            self.loo_axes,
+            "bandwidth \u03c3",
+            "leave-one-out error",
+            x_ticks=ticks,
+            tick_text=lambda v: f"{10 ** (v + lo):g}",
+        )
+        best_label = VGroup(
+            label("lowest at"), math(rf"\sigma = {self.sigmas[self.best]:.3f}", size=44)
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        best_label.align_to(self.loo_axes, UP).align_to(self.loo_axes, LEFT).shift(0.3 * RIGHT + 0.1 * DOWN)
+        self.loo_dot = Dot(radius=0.11, color=theme.TEMPERATURE)
         self.live.add(self.loo_dot, self.regime)
         self.refresh()
-        self.fade_in(self.loo_axes, title, ticks, run_time=1.0)
+        self.fade_in(self.loo_axes, titles, run_time=1.0)
         self.play(Create(loo_curve), run_time=2.5)
         self.play(FadeIn(best_label), FadeIn(self.loo_dot), run_time=1.0)
         self.hold(self.speech_left() - 4.0)
@@ -241,8 +268,8 @@ class KernelRegressionCollapse(LectureScene):
             (
                 "huge-bandwidth",
                 self.sigmas[-1],
-                "Wider still, the kernel spans everything: every sample counts the same, "
-                f"k effective nears {n}, and the estimate flattens to the mean.",
+                f"Wider still, every sample counts the same, k effective nears {n}, "
+                "and the estimate flattens to the mean.",
             ),
         )
         for slug, sigma, text in steps:
@@ -254,21 +281,17 @@ class KernelRegressionCollapse(LectureScene):
         identity = self.identity()
         with self.beat(
             "softmax-form",
-            "Now write the Gaussian weights out: a softmax of minus the squared distance "
+            "Now write the Gaussian weights as a softmax of minus the squared distance "
             "over two sigma squared.",
         ):
             self.play(self.log_sigma.animate.set_value(np.log10(self.sigmas[self.best])), run_time=2.0)
             self.stop_live(self.live)
-            self.play(
-                FadeOut(self.readouts),
-                FadeOut(self.regime),
-                ReplacementTransform(self.equation, identity[0]),
-                run_time=1.5,
-            )
+            self.play(FadeOut(self.readouts), FadeOut(self.regime), run_time=0.8)
+            self.play(FadeIn(identity[0]), run_time=1.2)
         with self.beat(
             "expand",
             "Expand the square: a dot-product score, q times x i over sigma squared, plus a term in the key "
-            "alone. The term in q alone cancels in the normalisation.",
+            "alone. The term in q alone cancels.",
         ):
             self.play(FadeIn(identity[1], shift=0.2 * DOWN), run_time=1.5)
             self.hold(self.speech_left() - 6.0)
@@ -283,15 +306,14 @@ class KernelRegressionCollapse(LectureScene):
         """The two lines of the identity, placed where the estimator's formula was."""
         identity = VGroup(
             math(
-                r"w_i(q) = \mathrm{softmax}_i\!\left(-\frac{\|q - x_i\|^2}{2\sigma^2}\right)",
+                r"w_i = \mathrm{softmax}_i\!\left(-\frac{\|q - x_i\|^2}{2\sigma^2}\right)",
                 colors=ROLE_TEX,
-                size=theme.READOUT_SIZE,
+                size=42,
             ),
             math(
                 r"= \mathrm{softmax}_i\!\left(\frac{q\, x_i}{\sigma^2} - \frac{x_i^2}{2\sigma^2}\right)",
                 colors=ROLE_TEX,
-                size=theme.READOUT_SIZE,
+                size=42,
             ),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
-        fit_width(identity, 5.2)
-        return identity.move_to([RIGHT_X, 1.6, 0])
+        return identity.move_to([RIGHT_X, theme.SAFE_TOP - identity.height / 2 - 0.1, 0])

@@ -27,21 +27,23 @@ from manim import (
 from attnmath import SweepResult, classify_regime, softmax, solve_retrieval, temperature_sweep
 from scenes.kit import theme
 from scenes.kit.base import LectureScene
+from scenes.kit.flow import baseline_of
 from scenes.kit.widgets import BarPanel, LabelSwitch, LogSlider, Readout, fit_width, label, math
 
 __all__ = ["TemperatureSweep"]
 
 ROLE_TEX = {"s_i": theme.SCORE, "a_i": theme.WEIGHT, "r_i": theme.PRIOR}
 OBJECTIVE_Y = 3.05
-PANEL_X, PANEL_Y = 3.45, 0.55
-PANEL_WIDTH, PANEL_HEIGHT = 5.6, 2.2
-READOUT_Y = -1.55
-SLIDER_Y = -2.55
+PANEL_X, PANEL_Y = 3.45, 0.65
+PANEL_WIDTH, PANEL_HEIGHT = 5.6, 2.3
+READOUT_Y = -1.72
+SLIDER_X, SLIDER_Y, SLIDER_LENGTH = -2.3, -2.68, 5.4
 REGIME_TEXT = {
     "argmax": "argmax regime",
     "intermediate": "intermediate regime",
     "uniform": "uniform regime",
 }
+SUMMARY_TEXT = {"argmax": "argmax", "intermediate": "intermediate", "uniform": "uniform"}
 
 
 class TemperatureSweep(LectureScene):
@@ -80,17 +82,15 @@ class TemperatureSweep(LectureScene):
             self.title_card()
         with self.beat(
             "objective",
-            "Retrieval chooses a distribution, a, over the memory items. It should score well "
-            "on average, and it earns a bonus for entropy, for spreading out. The temperature, "
-            "tau, sets what that bonus is worth.",
+            "Retrieval picks a distribution, a, over the memory items: a high score on average, "
+            "plus a bonus for spreading out, its entropy. The temperature, tau, prices that bonus.",
         ):
             self.show_objective()
         with self.beat("scores", f"Here are {self.s.size} memory items, each with a score, s i."):
             self.show_scores()
         with self.beat(
             "dashboard",
-            "On the right, the softmax weights. Below, a slider for the temperature, and "
-            "readouts of the entropy, the effective number of items, and the objective.",
+            "On the right, the softmax weights. Below, the temperature slider and the readouts.",
         ):
             self.show_weights()
         self.sweep_temperature()
@@ -143,7 +143,7 @@ class TemperatureSweep(LectureScene):
 
     def show_scores(self) -> None:
         """The memory items' scores as bars."""
-        title = math(r"\text{scores } s_i", colors=ROLE_TEX, size=theme.READOUT_SIZE)
+        title = math(r"\text{scores } s_i", colors=ROLE_TEX)
         top = 1.1 * float(self.s.max())
         self.score_panel = BarPanel(
             self.s,
@@ -162,7 +162,6 @@ class TemperatureSweep(LectureScene):
         title = math(
             r"\text{weights } a_i = \mathrm{softmax}(s / \tau)_i",
             colors=ROLE_TEX,
-            size=theme.READOUT_SIZE,
         )
         self.weights = BarPanel(
             np.zeros(self.s.size),
@@ -171,7 +170,7 @@ class TemperatureSweep(LectureScene):
             color=theme.WEIGHT,
             title=title,
         ).shift(PANEL_X * RIGHT + PANEL_Y * UP)
-        self.slider = LogSlider(*self.tau_range, length=6.0).move_to(SLIDER_Y * UP + 1.9 * LEFT)
+        self.slider = LogSlider(*self.tau_range, length=SLIDER_LENGTH).move_to([SLIDER_X, SLIDER_Y, 0])
         self.readouts = self.build_readouts()
         self.regime_label = LabelSwitch(
             {
@@ -203,14 +202,13 @@ class TemperatureSweep(LectureScene):
                 color=theme.TEMPERATURE,
             ),
             Readout(r"H(a) =", 0.0, decimals=3, widest=np.log(n)),
-            Readout(r"k_{\mathrm{eff}} = e^{H(a)} =", 1.0, decimals=2, widest=n),
+            Readout(r"k_{\mathrm{eff}} =", 1.0, decimals=2, widest=n),
         ).arrange(RIGHT, buff=0.8)
         second = VGroup(
             Readout(r"\mathbb{E}_a[s] =", 0.0, decimals=3, widest=float(np.max(np.abs(self.s)))),
             Readout(r"J_{\tau}(a) =", 0.0, decimals=2, widest=self.max_objective()),
         ).arrange(RIGHT, buff=0.8)
-        rows = VGroup(first, second).arrange(DOWN, buff=0.22).move_to(READOUT_Y * UP)
-        fit_width(rows, theme.SAFE_RIGHT - theme.SAFE_LEFT)
+        VGroup(first, second).arrange(DOWN, buff=0.22).move_to(READOUT_Y * UP)
         return VGroup(*first, *second)
 
     def max_objective(self) -> float:
@@ -221,9 +219,8 @@ class TemperatureSweep(LectureScene):
         """Sweep tau across the three regimes, one beat in each."""
         self.regimes_on = True
         narration = {
-            "argmax": "Start cold. The entropy bonus is worth almost nothing, so all the weight "
-            "lands on the best item. Entropy zero, one effective item: the argmax regime, "
-            "as relevant as it gets, and brittle.",
+            "argmax": "Start cold. Spreading out is worth almost nothing, so all the weight "
+            "lands on the best item: entropy zero, one effective item. The argmax regime.",
             "intermediate": "Warm it up and several items share the weight. The effective number "
             "of items, e to the entropy, says roughly how many you are really drawing from.",
             "uniform": "Hot, the entropy term wins outright. The weights go uniform, the scores "
@@ -255,12 +252,7 @@ class TemperatureSweep(LectureScene):
                 optimum = solve_retrieval(self.s, tau)
                 gap = float(np.max(np.abs(optimum - softmax(self.s, tau))))
                 outline = self.weights.outlines(optimum)
-                note = self.beside_slider(
-                    VGroup(
-                        label("hollow bars: scipy optimiser", size=theme.SMALL_SIZE),
-                        label(f"largest gap to softmax: {gap:.1e}", size=theme.SMALL_SIZE),
-                    ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
-                )
+                note = self.beside_slider(label(f"optimiser: gap {gap:.0e}"))
                 self.play(Create(outline), FadeIn(note), run_time=1.2)
                 self.hold(self.speech_left() - 0.5)
                 self.play(FadeOut(outline), FadeOut(note), run_time=0.5)
@@ -297,7 +289,7 @@ class TemperatureSweep(LectureScene):
             height=PANEL_HEIGHT,
             y_range=(0.0, r_max),
             color=theme.PRIOR,
-            title=math(r"\text{prior } r_i", colors=ROLE_TEX, size=theme.READOUT_SIZE),
+            title=math(r"\text{prior } r_i", colors=ROLE_TEX),
         )
         prior_panel.move_to(self.score_panel, aligned_edge=DOWN)
         prior_objective = math(
@@ -308,7 +300,6 @@ class TemperatureSweep(LectureScene):
         weights_title = math(
             r"\text{weights } a_i \propto r_i\, e^{s_i/\tau}",
             colors=ROLE_TEX,
-            size=theme.READOUT_SIZE,
         ).move_to(self.weights.title)
         self.play(
             ReplacementTransform(self.score_panel, prior_panel),
@@ -339,8 +330,12 @@ class TemperatureSweep(LectureScene):
             r"a = \mathrm{softmax}(s/\tau) = \arg\max_a\; \mathbb{E}_a[s] + \tau\, H(a)",
             colors=ROLE_TEX,
         ).move_to(OBJECTIVE_Y * UP)
-        minis = VGroup(*(self.mini_panel(tau) for tau in self.summary_taus)).arrange(RIGHT, buff=0.7)
-        minis.move_to(0.3 * DOWN)
+        minis = VGroup(*(self.mini_panel(tau) for tau in self.summary_taus)).arrange(RIGHT, buff=0.5)
+        minis.move_to(0.45 * DOWN)
+        names = [mini[1][0] for mini in minis]
+        line = min(baseline_of(name) for name in names)
+        for name in names:  # the regimes' names on one baseline, whatever their descenders
+            name.shift((line - baseline_of(name)) * UP)
         self.play(
             FadeOut(self.dashboard),
             FadeOut(self.score_panel),
@@ -354,9 +349,10 @@ class TemperatureSweep(LectureScene):
         sweep = temperature_sweep(self.s, [tau])
         k = float(sweep.effective_k[0])
         regime = classify_regime(k, self.s.size)
-        panel = BarPanel(sweep.weights[0], width=3.6, height=1.8, color=theme.WEIGHT, show_index=False)
+        panel = BarPanel(sweep.weights[0], width=3.8, height=2.2, color=theme.WEIGHT, show_index=False)
         caption = VGroup(
-            label(REGIME_TEXT[regime], color=theme.TEMPERATURE, size=theme.LABEL_SIZE),
-            math(rf"\tau = {tau:g},\; k_{{\mathrm{{eff}}}} = {k:.2f}", size=theme.READOUT_SIZE),
+            label(SUMMARY_TEXT[regime], color=theme.TEMPERATURE),
+            math(rf"\tau = {tau:g}", size=theme.READOUT_SIZE, colors=ROLE_TEX),
+            math(rf"k_{{\mathrm{{eff}}}} = {k:.2f}", size=theme.READOUT_SIZE),
         ).arrange(DOWN, buff=0.15)
         return VGroup(panel, caption.next_to(panel, DOWN, buff=0.3))

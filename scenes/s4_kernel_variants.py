@@ -15,12 +15,13 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Axes,
     Create,
     FadeIn,
     FadeOut,
     Indicate,
+    Line,
     Mobject,
-    Rectangle,
     Transform,
     ValueTracker,
     VGroup,
@@ -37,16 +38,25 @@ from attnmath import (
 )
 from scenes.kit import theme
 from scenes.kit.base import LectureScene
-from scenes.kit.plots import curve, quiet_axes, redraw_curve, to_scene
-from scenes.kit.widgets import BarPanel, LogSlider, Readout, fit_width, label, math
+from scenes.kit.blocks import matrix_block
+from scenes.kit.narration import Spoken
+from scenes.kit.plots import axis_labels, curve, quiet_axes, redraw_curve, to_scene
+from scenes.kit.widgets import BarPanel, LogSlider, Readout, label, math
 
 __all__ = ["KernelVariants"]
 
 COST_DATA = Path(__file__).resolve().parent / "data" / "attention_cost.json"
-COLUMN_XS = (-3.9, -1.55, 0.8, 3.15, 5.5)
-PLOT_W, PLOT_H = 1.9, 1.2
-CONTENT_Y, POSITION_Y = 1.15, -0.85
+PANEL_W, PANEL_H = 5.2, 2.8
+CONTENT_X, POSITION_X, PANELS_Y, LEGEND_Y = -3.45, 3.35, 0.6, 3.25
 ROLE_TEX = {"r_i": theme.PRIOR, "s_i": theme.SCORE, "a_i": theme.WEIGHT, "b_i": theme.PRIOR}
+SOFTMAX, LINEAR = VARIANTS[0], VARIANTS[1]  # every softmax kernel has the dot-product's content profile
+POSITION_STEPS = (  # (name shown, profile drawn), in the order the narration names them
+    ("dot-product, linear", SOFTMAX),
+    ("local window", "local window"),
+    ("ALiBi", "ALiBi"),
+    ("T5 bias", "T5 bias"),
+)
+DECADES = {-4: "0.1 ms", -2: "10 ms", 0: "1 s", 2: "100 s"}  # every other decade: ticks that read at 30
 
 
 def peak_scaled(w: np.ndarray) -> np.ndarray:
@@ -54,8 +64,22 @@ def peak_scaled(w: np.ndarray) -> np.ndarray:
     return w / float(np.max(w))
 
 
+def swatch(text: str, color: str) -> VGroup:
+    """A legend entry: a short line in the curve's colour and its name."""
+    line = Line(0.25 * LEFT, 0.25 * RIGHT, color=color, stroke_width=6)
+    return VGroup(line, label(text, color=color)).arrange(RIGHT, buff=0.15)
+
+
+def corner_axes(x_span: float, y_top: float, x: float, y: float) -> Axes:
+    """Quiet axes over [0, x_span] x [0, y_top], centred at (x, y): both axes meet at the lower-left corner.
+
+    Manim draws the y-axis at x = 0, so data with negative x are shifted onto [0, x_span] by the caller.
+    """
+    return quiet_axes((0.0, x_span), (0.0, y_top), width=PANEL_W, height=PANEL_H).move_to([x, y, 0])
+
+
 class KernelVariants(LectureScene):
-    """Five kernels, two coordinate systems, one temperature slider; then cost and priors."""
+    """Five kernels seen by content and by position, one temperature slider; then cost and priors."""
 
     section = "Section 4"
     title = "Kernel variants"
@@ -73,18 +97,20 @@ class KernelVariants(LectureScene):
         self.build_profiles()
         with self.beat(
             "content-row",
-            "Five kernels, one per column. The top row plots a query's weight on a key "
-            "against how similar their contents are.",
+            "Five kernels, two views. First, content: a query's weight on a key against their "
+            "cosine similarity. All but linear attention share this softmax curve.",
         ) as spoken:
-            self.fade_in(self.content_part)
-            self.until_said(spoken, "The top row")
+            self.fade_in(self.content_frame)
             self.play(*(Create(c) for c in self.content_curves), run_time=1.5)
+            self.until_said(spoken, "All but")
+            self.fade_in(self.legend, run_time=1.0)
         with self.beat(
             "position-row",
-            f"The bottom row plots it against position, from {self.n_positions - 1} tokens back "
-            "to the query.",
-        ):
-            self.fade_in(self.position_part)
+            f"Then position: keys with equal content, up to {self.n_positions - 1} tokens back. "
+            "Dot-product and linear attention spread evenly; a window keeps the last few; "
+            "ALiBi decays; T5 steps down in buckets.",
+        ) as spoken:
+            self.step_positions(spoken)
         self.sweep_temperature()
         self.show_linear_rearrangement()
         self.show_cost()
@@ -92,61 +118,84 @@ class KernelVariants(LectureScene):
 
     # --- profiles -------------------------------------------------------------
     def build_profiles(self) -> None:
-        """A grid: one column per kernel, content profile above, position profile below."""
+        """Two large panels side by side: weight against content similarity, and against position."""
         self.tau = ValueTracker(np.log10(self.tau_path[0]))
-        profiles = weight_profiles(10 ** self.tau.get_value())
-        self.n_positions = len(profiles.position[VARIANTS[0]])
-        self.content_axes, self.content_curves = [], []
-        content, position = VGroup(), VGroup()
-        for x, name in zip(COLUMN_XS, VARIANTS, strict=True):
-            content.add(fit_width(label(name, size=theme.SMALL_SIZE), 2.2).move_to([x, 2.3, 0]))
-            axes = quiet_axes((-1, 1), (0, 1.05), width=PLOT_W, height=PLOT_H).move_to([x, CONTENT_Y, 0])
-            axes.y_axis.set_opacity(0.0)
-            self.content_axes.append(axes)
-            self.content_curves.append(
-                curve(axes, profiles.similarity, peak_scaled(profiles.content[name]), color=theme.WEIGHT)
-            )
-            bars = BarPanel(
-                peak_scaled(profiles.position[name]),
-                width=PLOT_W,
-                height=PLOT_H,
-                color=theme.WEIGHT,
-                show_index=False,
-                fill_ratio=0.8,
-                y_range=(0.0, 1.05),
-            ).move_to([x, POSITION_Y, 0])
-            content.add(axes)
-            position.add(bars)
-        content.add(*self.row_labels(CONTENT_Y, "content", ("-1", "+1")))
-        position.add(*self.row_labels(POSITION_Y, "position", (f"-{self.n_positions - 1}", "0")))
-        heading = label(
-            "weight one query puts on each key (each curve scaled to its peak)",
-            size=theme.SMALL_SIZE,
-            color=theme.MUTED,
-        ).move_to(3.2 * UP)
-        self.content_part, self.position_part = VGroup(heading, content), position
-        self.slider = LogSlider(*self.tau_range, length=5.0).move_to([-0.9, -2.45, 0])
+        self.profiles = weight_profiles(10 ** self.tau.get_value())
+        self.n_positions = len(self.profiles.offsets)
+        # x is the cosine plus one: the axes meet at cos = -1.
+        self.content_axes = corner_axes(2.0, 1.05, CONTENT_X, PANELS_Y)
+        content_titles = VGroup(
+            axis_labels(
+                self.content_axes,
+                "similarity to query, cos θ",
+                x_ticks=(0.0, 1.0, 2.0),
+                tick_text=lambda v: f"{v - 1:g}",
+            ),
+            axis_labels(self.content_axes, None, "weight ÷ peak", y_ticks=(0, 1)),
+        )
+        self.content_curves = [
+            curve(
+                self.content_axes, self.profiles.similarity + 1.0, peak_scaled(self.profiles.content[name])
+            ).set_stroke(color, width=5)
+            for name, color in ((SOFTMAX, theme.WEIGHT), (LINEAR, theme.KEY))
+        ]
+        self.legend = VGroup(swatch("softmax", theme.WEIGHT), swatch("linear", theme.KEY))
+        self.legend.arrange(RIGHT, buff=0.6).move_to([CONTENT_X, LEGEND_Y, 0])
+        self.content_frame = VGroup(self.content_axes, content_titles)
+        self.position_frame = self.position_panel()
+        self.slider = LogSlider(*self.tau_range, length=5.0).move_to([-1.2, -2.55, 0])
         self.readout = Readout(r"\tau =", 1.0, decimals=2, widest=self.tau_range[1], color=theme.TEMPERATURE)
         self.readout.next_to(self.slider, RIGHT, buff=0.8)
         self.live = VGroup(*self.content_curves, self.slider, self.readout)
         self.refresh()
-        self.grid = VGroup(self.content_part, self.position_part, self.live)
+        self.grid = VGroup(self.content_frame, self.legend, self.position_frame, self.live)
 
-    def row_labels(self, y: float, name: str, ends: tuple[str, str]) -> list[Mobject]:
-        """A row's caption left of the grid, and its axis ends under the first column."""
-        x0 = COLUMN_XS[0]
-        rows: list[Mobject] = [label(name, size=theme.SMALL_SIZE).move_to([-5.85, y, 0])]
-        for end, dx in zip(ends, (-PLOT_W / 2, PLOT_W / 2), strict=True):
-            tick = label(end, size=theme.SMALL_SIZE, color=theme.MUTED)
-            rows.append(tick.move_to([x0 + dx, y - PLOT_H / 2 - 0.22, 0]))
-        return rows
+    def position_panel(self) -> VGroup:
+        """Axes in tokens back from the query, a stepped area of weights, and the kernel's name above."""
+        n = self.n_positions
+        # x is the slot from the oldest key: offset + n - 1/2, so the query's own slot is the last.
+        axes = corner_axes(float(n), 1.05, POSITION_X, PANELS_Y)
+        titles = VGroup(
+            axis_labels(
+                axes,
+                "tokens back from query",
+                x_ticks=[n - 0.5 - back for back in (30, 20, 10, 0)],
+                tick_text=lambda v: f"{n - 0.5 - v:g}",
+            ),
+            axis_labels(axes, None, "weight ÷ peak", y_ticks=(0, 1)),
+        )
+        first_name, first = POSITION_STEPS[0]
+        self.position_bars = BarPanel(
+            peak_scaled(self.profiles.position[first]),
+            width=PANEL_W,
+            height=PANEL_H,
+            y_range=(0.0, 1.05),
+            show_index=False,
+            stepped=True,
+        ).move_to(to_scene(axes, n / 2, 0.525)[0])
+        self.position_bars.bars.set_fill(opacity=0.35)  # a level under its outline, not a solid block
+        self.position_name = label(first_name).move_to([POSITION_X, LEGEND_Y, 0])
+        return VGroup(axes, titles, self.position_bars)
+
+    def step_positions(self, spoken: Spoken) -> None:
+        """Show the position panel, then each kernel's profile as the narration names it."""
+        self.fade_in(self.position_frame, self.position_name)
+        for (name, key), cue in zip(POSITION_STEPS[1:], ("window", "ALiBi", "T5"), strict=True):
+            self.until_said(spoken, cue)
+            target = self.position_bars.copy().set_values(peak_scaled(self.profiles.position[key]))
+            title = label(name).move_to(self.position_name)
+            swap = (FadeOut(self.position_name), FadeIn(title))
+            self.play(Transform(self.position_bars, target), *swap, run_time=1.0)
+            self.position_name = title
+        self.remove(self.position_name)
+        self.position_frame.add(self.position_name)  # one group from here on
 
     def refresh(self) -> None:
         """Redraw the content curves, the slider and the readout at the current tau."""
         tau = float(10 ** self.tau.get_value())
         similarity, content = content_profiles(tau)  # position profiles do not move with tau
-        for axes, line, name in zip(self.content_axes, self.content_curves, VARIANTS, strict=True):
-            redraw_curve(line, axes, similarity, peak_scaled(content[name]))
+        for line, name in zip(self.content_curves, (SOFTMAX, LINEAR), strict=True):
+            redraw_curve(line, self.content_axes, similarity + 1.0, peak_scaled(content[name]))
         self.slider.set_value(tau)
         self.readout.set_value(tau)
 
@@ -156,84 +205,64 @@ class KernelVariants(LectureScene):
         self.sweep_to(self.tau, np.log10(target), seconds)
 
     def sweep_temperature(self) -> None:
-        """Move the slider: content profiles sharpen and flatten; position priors stay put."""
+        """Move the slider: the content curves sharpen and flatten; the position profile stays put."""
         cold, warm = self.tau_path[1:]
         with self.beat(
             "sharpen",
-            "Lower the temperature and every softmax kernel sharpens onto the closest keys. "
-            "Linear attention's stays broad.",
+            "Lower the temperature: the softmax curve sharpens onto the most similar keys; "
+            "linear attention's stays broad.",
         ):
             self.fade_in(self.slider, self.readout, run_time=1.0)
             self.go_live(self.live, self.refresh)
             self.paced_sweep(cold)
         with self.beat(
             "positions-fixed",
-            "The position rows never move: a window, ALiBi's decay and T5's buckets are "
-            "fixed priors, added after the temperature scaling.",
+            "The position profile never moves: windows, ALiBi and T5 are fixed priors, "
+            "added after the temperature scaling.",
         ):
             self.paced_sweep(warm)
         self.stop_live(self.live)
 
     # --- linear attention -------------------------------------------------------
-    def matrix(self, rows: float, cols: float, text: str, color: str) -> VGroup:
-        """A rectangle of the given size with its shape written inside or beneath."""
-        box = Rectangle(width=cols, height=rows, color=color, fill_opacity=0.25, stroke_width=2)
-        tag = math(text, size=theme.SMALL_SIZE + 4)
-        if tag.width > cols - 0.1 or tag.height > rows - 0.1:
-            tag.next_to(box, DOWN, buff=0.1)
-        else:
-            tag.move_to(box)
-        return VGroup(box, tag)
-
     def show_linear_rearrangement(self) -> None:
-        """(N x N) weights against a (d x d) pre-aggregated summary."""
-        big, small = 1.7, 0.5
+        """(N x N) weights against a (d x d) pre-aggregated summary, each row with its cost."""
+        big, small = 2.0, 0.7
 
-        def sym(tex: str) -> Mobject:
-            return math(tex, size=theme.MATH_SIZE)
-
-        softmax_row = (
-            VGroup(
-                label("softmax", size=theme.LABEL_SIZE),
-                self.matrix(big, small, r"Q", theme.QUERY),
-                sym(r"\cdot"),
-                self.matrix(small, big, r"K^\top", theme.KEY),
-                sym(r"\to"),
-                self.matrix(big, big, r"N \times N", theme.WEIGHT),
-                sym(r"\cdot"),
-                self.matrix(big, small, r"V", theme.VALUE),
-            )
-            .arrange(RIGHT, buff=0.25)
-            .move_to([0, 1.4, 0])
-        )
-        linear_row = (
-            VGroup(
-                label("linear", size=theme.LABEL_SIZE),
-                self.matrix(small, big, r"\phi(K)^\top", theme.KEY),
-                sym(r"\cdot"),
-                self.matrix(big, small, r"V", theme.VALUE),
-                sym(r"\to"),
-                self.matrix(small, small, r"S", theme.VALUE),
-                sym(r";\;"),
-                self.matrix(big, small, r"\phi(Q)", theme.QUERY),
-                sym(r"\cdot"),
-                self.matrix(small, small, r"S", theme.VALUE),
-            )
-            .arrange(RIGHT, buff=0.25)
-            .move_to([0, -0.95, 0])
-        )
-        for row in (softmax_row, linear_row):
-            fit_width(row, theme.SAFE_RIGHT - theme.SAFE_LEFT)
+        softmax_row = VGroup(
+            label("softmax"),
+            matrix_block(small, big, r"Q", theme.QUERY),
+            math(r"\cdot"),
+            matrix_block(big, small, r"K^\top", theme.KEY),
+            math(r"\to"),
+            matrix_block(big, big, r"N \times N", theme.WEIGHT),
+            math(r"\cdot"),
+            matrix_block(small, big, r"V", theme.VALUE),
+            math(r"O(N^2)", color=theme.WARNING),
+        ).arrange(RIGHT, buff=0.3)
+        linear_row = VGroup(
+            label("linear"),
+            matrix_block(big, small, r"\phi(K)^\top", theme.KEY),
+            math(r"\cdot"),
+            matrix_block(small, big, r"V", theme.VALUE),
+            math(r"\to"),
+            matrix_block(small, small, r"S", theme.VALUE),
+            math(r";\;"),
+            matrix_block(small, big, r"\phi(Q)", theme.QUERY),
+            math(r"\cdot"),
+            matrix_block(small, small, r"S", theme.VALUE),
+            math(r"O(N)", color=theme.VALUE),
+        ).arrange(RIGHT, buff=0.3)
+        for row, y in ((softmax_row, 1.05), (linear_row, -1.55)):
+            row.move_to([0, y, 0])
+            row[-1].shift(0.3 * RIGHT)
         identity = math(
             r"\sum_i \phi(q)^\top \phi(k_i)\, v_i^\top = \phi(q)^\top \Big(\sum_i \phi(k_i)\, v_i^\top\Big)",
-            size=theme.READOUT_SIZE,
+            size=theme.MATH_SIZE,
         ).move_to(3.0 * UP)
-        note = label("S is d x d: computed once, whatever N is", size=theme.SMALL_SIZE, color=theme.MUTED)
-        note.move_to(2.55 * DOWN)
         with self.beat(
             "linear-regrouping",
             "Softmax attention builds all N by N weights. Linear attention swaps the exponential "
-            "for a feature map, phi, so the sum can be regrouped.",
+            "for a feature map, phi, so the sum regroups.",
         ) as spoken:
             self.play(FadeOut(self.grid), run_time=0.8)
             self.fade_in(softmax_row)
@@ -241,14 +270,15 @@ class KernelVariants(LectureScene):
             self.fade_in(identity)
         with self.beat(
             "linear-summary",
-            "Keys and values are summed once into a small d by d summary, S. "
-            "Then each query costs O of d squared; the sequence, O of N.",
+            "Keys and values are summed once into a d by d summary, S; "
+            "each query then costs O of d squared, the sequence O of N.",
         ) as spoken:
-            self.fade_in(linear_row)
-            self.until_said(spoken, "Then each query")
-            self.fade_in(note)
-        self.leaving = VGroup(identity, softmax_row, linear_row, note)
+            self.fade_in(linear_row[:-1])
+            self.until_said(spoken, "each query")
+            self.fade_in(linear_row[-1])
+        self.leaving = VGroup(identity, softmax_row, linear_row)
 
+    # --- measured cost ------------------------------------------------------------
     def show_cost(self) -> None:
         """Measured wall time against N, log-log, with the fitted exponents: softmax first, then linear."""
         data = json.loads(COST_DATA.read_text())
@@ -279,36 +309,33 @@ class KernelVariants(LectureScene):
         lo, hi = float(np.floor(min(soft.min(), lin.min()))), float(np.ceil(max(soft.max(), lin.max())))
         # Data are plotted relative to (1, lo) so that both axes sit at the plot's lower-left corner.
         n, soft, lin = n - 1.0, soft - lo, lin - lo
-        axes = quiet_axes((0.0, 3.5), (0.0, hi - lo), width=7.5, height=4.0).move_to([-0.8, 0.3, 0])
-        ticks = VGroup(
-            *(
-                label(f"{10**e:,}", size=theme.SMALL_SIZE, color=theme.MUTED).move_to(
-                    to_scene(axes, e - 1.0, 0.0)[0] + 0.3 * DOWN
-                )
-                for e in (1, 2, 3, 4)
+        axes = quiet_axes((0.0, 3.5), (0.0, hi - lo), width=7.8, height=4.4).move_to([-1.2, 0.3, 0])
+        decades = [e for e in DECADES if lo < e <= hi]
+        titles = VGroup(
+            axis_labels(
+                axes,
+                "sequence length N (log scale)",
+                x_ticks=(0.0, 1.0, 2.0, 3.0),
+                tick_text=lambda v: f"{10 ** (v + 1):,.0f}",
             ),
-            *(
-                label(text, size=theme.SMALL_SIZE, color=theme.MUTED).next_to(
-                    to_scene(axes, 0.0, e - lo)[0], LEFT
-                )
-                for e, text in ((-3.0, "1 ms"), (0.0, "1 s"))
-                if lo <= e <= hi
+            axis_labels(
+                axes,
+                None,
+                "time per call (log scale)",
+                y_ticks=[e - lo for e in decades],
+                tick_text=lambda v: DECADES[round(v + lo)],
             ),
         )
-        x_title = label("sequence length N", size=theme.SMALL_SIZE).next_to(ticks, DOWN, buff=0.1)
-        source = label(
-            f"measured with attnmath by make bench, d = {data['d']}", size=theme.SMALL_SIZE, color=theme.MUTED
-        ).move_to(3.2 * UP)
+        source = label(f"make bench, d = {data['d']}", small=True, color=theme.MUTED)
+        source.move_to([theme.SAFE_RIGHT - source.width / 2, titles[1][-1].get_y(), 0])
         lines = []
         for ys, name, color in ((soft, "softmax", theme.WEIGHT), (lin, "linear", theme.KEY)):
-            line = curve(axes, n, ys, color=color, width=4)
-            tag = math(
-                rf"\text{{{name}: }} N^{{{data[name + '_exponent']:.2f}}}",
-                size=theme.READOUT_SIZE,
-                color=color,
-            ).next_to(to_scene(axes, n[-1], ys[-1])[0], RIGHT, buff=0.2)
+            line = curve(axes, n, ys, color=color, width=5)
+            tag = math(rf"\text{{{name}: }} N^{{{data[name + '_exponent']:.2f}}}", color=color).next_to(
+                to_scene(axes, n[-1], ys[-1])[0], RIGHT, buff=0.2
+            )
             lines.append(VGroup(line, tag))
-        return VGroup(axes, ticks, x_title, source), lines[0], lines[1]
+        return VGroup(axes, titles, source), lines[0], lines[1]
 
     # --- position bias as a prior -------------------------------------------------
     def prior_rows(self, bias: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -322,21 +349,22 @@ class KernelVariants(LectureScene):
         alibi = alibi_bias(n, 0.25)[-1]
         t5 = t5_bias(n, stylized_t5_bucket_values(bidirectional=False), bidirectional=False)[-1]
         panels = self.prior_panels(alibi, t5)
-        name = label("ALiBi prior (slope 0.25)", size=theme.LABEL_SIZE, color=theme.TEXT).move_to(3.0 * UP)
+        x_title = label(f"key position i (the query is i = {n})", color=theme.MUTED).move_to(2.55 * DOWN)
+        name = label("ALiBi prior (slope 0.25)").move_to(3.2 * UP)
         equation = math(
             r"a_i \propto r_i\, e^{s_i/\tau} \;\text{ maximises }\; ",
             r"\mathbb{E}_a[s] - \tau\,\mathrm{KL}(a \,\|\, r)",
             colors=ROLE_TEX,
-            size=theme.READOUT_SIZE,
-        ).move_to(2.25 * UP)
+            size=theme.MATH_SIZE,
+        ).move_to(2.45 * UP)
         with self.beat(
             "alibi-prior",
-            "Position biases are priors too. ALiBi's bias falls with distance; added to the scores, "
-            "it multiplies the kernel by a prior, r equals e to the b.",
+            "Position biases are priors. Adding ALiBi's bias b to the scores "
+            "multiplies the kernel by a prior, r equals e to the b.",
         ) as spoken:
             self.play(FadeOut(self.leaving), run_time=0.8)
-            self.fade_in(name, panels[2])
-            self.until_said(spoken, "it multiplies")
+            self.fade_in(name, panels[2], x_title)
+            self.until_said(spoken, "multiplies")
             self.fade_in(*panels[:2], *panels[3:])
         with self.beat(
             "kl-form",
@@ -356,31 +384,31 @@ class KernelVariants(LectureScene):
         top = 1.1 * float(max(content.max(), result.max(), prior.max(), self.prior_rows(later)[0].max()))
 
         def panel(values: np.ndarray, color: str, tex: str) -> BarPanel:
-            title = math(tex, colors=ROLE_TEX, size=theme.READOUT_SIZE)
-            return BarPanel(
-                values, width=3.4, height=2.2, color=color, title=title, show_index=False, y_range=(0.0, top)
-            )
+            title = math(tex, colors=ROLE_TEX)
+            return BarPanel(values, width=3.4, height=2.7, color=color, title=title, y_range=(0.0, top))
 
-        return (
-            VGroup(
-                panel(content, theme.WEIGHT, r"e^{s_i/\tau}"),
-                math(r"\times", size=theme.MATH_SIZE),
-                panel(prior, theme.PRIOR, r"r_i = e^{b_i}"),
-                math(r"\propto", size=theme.MATH_SIZE),
-                panel(result, theme.WEIGHT, r"a_i \propto r_i\, e^{s_i/\tau}"),
-            )
-            .arrange(RIGHT, buff=0.35)
-            .move_to(0.2 * DOWN)
+        first = panel(content, theme.WEIGHT, r"e^{s_i/\tau}")
+        row = VGroup(
+            first,
+            math(r"\times"),
+            panel(prior, theme.PRIOR, r"r_i = e^{b_i}"),
+            math(r"\propto"),
+            panel(result, theme.WEIGHT, r"a_i \propto r_i\, e^{s_i/\tau}"),
         )
+        row.arrange(RIGHT, buff=0.35, aligned_edge=DOWN).move_to(0.2 * DOWN)
+        for sign in row[1::2]:
+            sign.set_y(first.box.get_y())  # between the boxes, not the titles
+        return row
 
     def swap_prior(self, name: Mobject, panels: VGroup, bias: np.ndarray) -> None:
         """Replace the ALiBi prior and its weights by T5's (stylised bucket values)."""
         prior_t5, result_t5 = self.prior_rows(bias)
-        name_t5 = label("T5 bias prior (stylised bucket values)", size=theme.LABEL_SIZE).move_to(name)
+        name_t5 = label("T5 bias prior (stylised bucket values)").move_to(name)
         new_prior = panels[2].copy().set_values(prior_t5)
         new_result = panels[4].copy().set_values(result_t5)
         self.play(
-            Transform(name, name_t5),
+            FadeOut(name),
+            FadeIn(name_t5),
             Transform(panels[2], new_prior),
             Transform(panels[4], new_result),
             run_time=1.5,

@@ -7,29 +7,45 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from manim import DOWN, RIGHT, UP, Create, FadeIn, FadeOut, LaggedStart, Mobject, Rectangle, VGroup
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    Create,
+    FadeIn,
+    FadeOut,
+    LaggedStart,
+    Mobject,
+    Transform,
+    VGroup,
+)
 
 from attnmath import DEFAULT_SENTENCE, Sentence, stylized_heads
 from scenes.kit import theme
 from scenes.kit.base import LectureScene
+from scenes.kit.blocks import matrix_block
 from scenes.kit.narration import Spoken
-from scenes.kit.tokens import Heatmap, TokenRow, attention_arcs
-from scenes.kit.widgets import BarPanel, fit_width, label, math
+from scenes.kit.sentence import WordRows, word_arcs
+from scenes.kit.tokens import Heatmap
+from scenes.kit.widgets import label, math
 
 __all__ = ["HeadRouting"]
 
-ROW_Y = -0.55
-BARS_Y = -1.75
 HEAD_TEXT = (
     "Head one attends to the previous token, a building block of induction circuits.",
     "Head two routes by syntax: verbs look at their subjects, prepositions at their verbs.",
     "Head three is positional: weight falls with distance, whatever the words.",
     "Head four gathers each word's determiners and adjectives.",
 )
+SHORT_NAMES = ("previous token", "syntax", "distance decay", "modifiers")
+FOOT_Y = -2.85  # the band under the sentence: the footnote, then each head's spotlit weight
+MAP_SIZE = 2.55
 
 
 class HeadRouting(LectureScene):
-    """Each head's routing as arcs, then all four as heatmaps feeding W_O."""
+    """Each head's routing as arcs over the sentence, then all four as heatmaps feeding W_O."""
 
     section = "Section 5"
     title = "Multi-head: many statistics at once"
@@ -43,9 +59,9 @@ class HeadRouting(LectureScene):
             self.title_card()
         with self.beat(
             "sentence",
-            "One sentence, where each word sees only itself and earlier words. "
-            "A multi-head layer runs several attention patterns over it at once. "
-            "These four are stylised, built by hand rather than measured.",
+            "One sentence, each word seeing only itself and earlier words. "
+            "A multi-head layer runs several attention patterns over it at once; "
+            "these four are stylised, built by hand rather than measured.",
         ) as spoken:
             self.show_sentence(spoken)
         for h in range(4):
@@ -63,23 +79,19 @@ class HeadRouting(LectureScene):
         ) as spoken:
             self.show_concatenation(spoken)
 
+    # --- the sentence and one head at a time ------------------------------------------
     def show_sentence(self, spoken: Spoken) -> None:
-        """The tokens, and the standing note that the heads are stylised."""
-        self.row = TokenRow(self.sentence.texts).move_to(ROW_Y * UP)
-        self.note = label(
-            "stylised heads built by hand, not measured from a trained model",
-            size=theme.SMALL_SIZE,
-            color=theme.MUTED,
-        ).move_to(2.95 * DOWN)
-        words = (FadeIn(word, shift=0.1 * UP) for word in self.row.boxes)
-        self.play(LaggedStart(*words, lag_ratio=0.3), run_time=3.5)  # read left to right
-        self.until_said(spoken, "These four")
+        """The words, large, and the note that the heads are stylised."""
+        self.words = WordRows(self.sentence.texts, top=2.75, bottom=-2.35, size=56)
+        self.note = label("stylised heads, built by hand", small=True, color=theme.MUTED).move_to(FOOT_Y * UP)
+        appear = (FadeIn(word, shift=0.1 * UP) for word in self.words.boxes)
+        self.play(LaggedStart(*appear, lag_ratio=0.3), run_time=3.5)  # read left to right
+        self.until_said(spoken, "these four")
         self.fade_in(self.note)
 
     def head_title(self, h: int) -> Mobject:
         """'Hk: rule' at the top of the frame."""
-        title = label(f"H{h + 1}: {self.heads.names[h]}", size=theme.LABEL_SIZE, color=theme.WEIGHT)
-        return fit_width(title, theme.SAFE_RIGHT - theme.SAFE_LEFT).move_to(3.1 * UP)
+        return label(f"H{h + 1}: {self.heads.names[h]}", color=theme.WEIGHT).move_to(3.2 * UP)
 
     def spotlight(self, h: int) -> int:
         """The query word whose row is highlighted for head h: one where the head's rule shows."""
@@ -91,79 +103,108 @@ class HeadRouting(LectureScene):
             return n // 2
         return routed[-1] if h == 3 and routed else n - 1
 
-    def spotlight_text(self, h: int) -> str:
-        """Where the spotlit query word's largest weight goes under head h, as a sentence."""
+    def strongest(self, h: int) -> tuple[int, int, float]:
+        """(query, key, weight): the spotlit word and where its largest weight goes under head h."""
         w, i = self.heads.weights[h], self.spotlight(h)
         j = int(w[i].argmax())
+        return i, j, float(w[i, j])
+
+    def spotlight_text(self, h: int) -> str:
+        """Where the spotlit query word's largest weight goes under head h, as a sentence."""
+        i, j, w = self.strongest(h)
         target = "itself" if j == i else f'the word "{self.sentence.texts[j]}"'
-        return f'The word "{self.sentence.texts[i]}" puts {100 * w[i, j]:.0f} percent on {target}.'
+        return f'The word "{self.sentence.texts[i]}" puts {100 * w:.0f} percent on {target}.'
+
+    def weight_line(self, h: int) -> VGroup:
+        """'query → key: 62%' in the band under the sentence: the number the narration reads out."""
+        i, j, w = self.strongest(h)
+        texts = self.sentence.texts
+        parts = VGroup(
+            label(texts[i], color=theme.QUERY),
+            label("→", color=theme.MUTED),
+            label("itself" if i == j else texts[j]),
+            label(f"{100 * w:.0f}%", color=theme.WEIGHT),
+        )
+        return parts.arrange(RIGHT, buff=0.25).move_to(FOOT_Y * UP)
 
     def show_head(self, h: int) -> None:
-        """All of head h's arcs, then one query word's row as bars under the words."""
+        """All of head h's arcs, then one query word's weights as arcs and as levels in the word boxes."""
         w = self.heads.weights[h]
-        title = self.head_title(h)
-        arcs = attention_arcs(self.row, w)
         i = self.spotlight(h)
-        focus = attention_arcs(self.row, w, queries=[i], color=theme.QUERY)
-        box = self.row.boxes[i][0].copy().set_stroke(theme.QUERY, width=4)
-        bars = BarPanel(
-            w[i],
-            width=self.row.width,
-            height=0.8,
-            color=theme.WEIGHT,
-            show_index=False,
-            positions=self.row.centre_fractions(),
-            fill_ratio=0.5,
-        ).move_to(BARS_Y * UP)
+        title, line = self.head_title(h), self.weight_line(h)
+        arcs = word_arcs(self.words, w)
+        focus = word_arcs(self.words, w, queries=[i], color=theme.QUERY)
+        shown = focus.copy()
+        focus.set_stroke(opacity=0.0)
+        query_box = self.words.boxes[i][0]
+        self.add(arcs, focus)
+        self.bring_to_back(focus)
+        self.bring_to_back(arcs)  # behind the words: a word's opaque box hides arcs passing behind it
+        leaving = [FadeOut(self.note)] if h == 0 else []
         with self.beat(f"head-{h + 1}", f"{HEAD_TEXT[h]} {self.spotlight_text(h)}") as spoken:
-            self.play(FadeIn(title), Create(arcs), run_time=1.5)
+            self.play(FadeIn(title), Create(arcs, introducer=False), *leaving, run_time=1.5)
             self.until_said(spoken, "The word")
+            gauges = zip(self.words.gauges, self.words.gauge_targets(w[i]), strict=True)
             self.play(
-                arcs.animate.set_stroke(opacity=0.15), FadeIn(focus), Create(box), FadeIn(bars), run_time=1.0
+                arcs.animate.set_stroke(opacity=0.12),
+                Transform(focus, shown),
+                query_box.animate.set_stroke(theme.QUERY, width=5),
+                *(Transform(g, target) for g, target in gauges),
+                FadeIn(line),
+                run_time=1.0,
             )
-            self.hold(self.speech_left() - 0.5)
-            self.play(FadeOut(VGroup(title, arcs, focus, box, bars)), run_time=0.5)
+            self.hold(self.speech_left() - 0.6)
+            empty = zip(self.words.gauges, self.words.gauge_targets(0.0 * w[i]), strict=True)
+            self.play(
+                *(FadeOut(m) for m in (title, arcs, focus, line)),
+                query_box.animate.set_stroke(theme.MUTED, width=2),
+                *(Transform(g, target) for g, target in empty),
+                run_time=0.6,
+            )
 
+    # --- all heads, and what follows them ------------------------------------------------
     def show_all_heads(self) -> None:
-        """The four heads side by side as heatmaps (rows: queries, columns: keys)."""
-        maps = VGroup()
+        """The four heads as heatmaps in a 2 x 2 grid (rows: queries, columns: keys), each named."""
+        cells = VGroup()
+        self.maps, self.map_tags, self.map_names = VGroup(), VGroup(), VGroup()
         for h in range(4):
-            hm = Heatmap(self.heads.weights[h], size=2.3)
-            maps.add(VGroup(hm, hm.caption(f"H{h + 1}")))
-        maps.arrange(RIGHT, buff=0.6).move_to(0.9 * UP)
-        header = label(
-            "four heads in parallel, one weight matrix each (rows: queries, columns: keys)",
-            size=theme.SMALL_SIZE,
-        ).move_to(3.1 * UP)
-        fit_width(header, theme.SAFE_RIGHT - theme.SAFE_LEFT)
-        self.play(
-            FadeOut(self.row),
-            FadeIn(maps),
-            FadeIn(header),
-            run_time=1.2,
-        )
-        self.maps, self.header = maps, header
-
-    def block(self, rows: int, cols: int, tex: str, color: str, unit: float) -> VGroup:
-        """A matrix drawn to scale with its shape written beneath."""
-        box = Rectangle(width=cols * unit, height=rows * unit, color=color, fill_opacity=0.25, stroke_width=2)
-        return VGroup(box, math(tex, size=theme.SMALL_SIZE + 4).next_to(box, DOWN, buff=0.12))
+            hm = Heatmap(self.heads.weights[h], size=MAP_SIZE)
+            tag = label(f"H{h + 1}", color=theme.WEIGHT, size=theme.TITLE_SIZE)
+            name = label(SHORT_NAMES[h])
+            side = VGroup(tag, name).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
+            cells.add(VGroup(hm, side.next_to(hm, RIGHT, buff=0.3)))
+            self.maps.add(hm)
+            self.map_tags.add(tag)
+            self.map_names.add(name)
+        cells.arrange_in_grid(rows=2, cols=2, buff=(0.6, 0.45), cell_alignment=LEFT).move_to(0.2 * DOWN)
+        self.header = label("rows: query word    columns: key word", color=theme.MUTED).move_to(3.2 * UP)
+        self.play(FadeOut(self.words), FadeIn(cells), FadeIn(self.header), run_time=1.2)
 
     def show_concatenation(self, spoken: Spoken) -> None:
-        """Head outputs (T x d_head) concatenate to (T x H d_head), then W_O maps to the next layer."""
+        """Each head's output is a slice of one (T x H d_head) matrix; W_O maps it to the next layer."""
         res = self.heads.result
         h, t, d_head = res.head_outputs.shape
         d_out = res.output.shape[1]
-        unit = 0.12
-        parts = VGroup(*(self.block(t, d_head, rf"{t}\times{d_head}", theme.VALUE, unit) for _ in range(h)))
-        parts.arrange(RIGHT, buff=0.08)
-        concat = self.block(t, h * d_head, rf"{t}\times{h * d_head}", theme.VALUE, unit)
-        w_o = self.block(h * d_head, d_out, rf"W_O:\ {h * d_head}\times{d_out}", theme.TEXT, unit * 0.4)
-        out = self.block(t, d_out, rf"{t}\times{d_out}", theme.VALUE, unit)
-        chain = VGroup(parts, math(r"\to"), concat, math(r"\cdot"), w_o, math(r"="), out)
-        chain.arrange(RIGHT, buff=0.3).move_to(1.3 * DOWN)
-        fit_width(chain, theme.SAFE_RIGHT - theme.SAFE_LEFT)
-        self.play(self.maps.animate.scale(0.7).shift(1.1 * UP), FadeOut(self.header), run_time=0.8)
-        self.fade_in(chain[:3])
+        bands = VGroup(*(matrix_block(1.8, 2.1, None, theme.VALUE) for _ in range(h))).arrange(RIGHT, buff=0)
+        concat = VGroup(bands, math(rf"{t}\times{h * d_head}", small=True).next_to(bands, DOWN, buff=0.15))
+        w_o = matrix_block(1.1, 2.9, r"W_O", theme.MUTED)
+        w_o.add(math(rf"{h * d_head}\times{d_out}", small=True).next_to(w_o, DOWN, buff=0.15))
+        out = matrix_block(1.6, 2.1, None, theme.VALUE)
+        out.add(math(rf"{t}\times{d_out}", small=True).next_to(out, DOWN, buff=0.15))
+        chain = VGroup(concat, math(r"\cdot"), w_o, math(r"="), out).arrange(RIGHT, buff=0.35)
+        chain.move_to(1.0 * DOWN)
+        for part in chain[1:]:
+            part.match_y(bands)
+        for part in chain[2::2]:
+            part[-1].next_to(part[0], DOWN, buff=0.15)  # shapes beneath their blocks after the move
+        tops = [band.get_top() for band in bands]
+        arrows = VGroup(*(Arrow(top + 0.9 * UP, top, buff=0.05, color=theme.MUTED) for top in tops))
+        self.play(*(FadeOut(m) for m in (*self.map_names, self.header)), run_time=0.5)
+        moves = []
+        for hm, tag, top in zip(self.maps, self.map_tags, tops, strict=True):
+            moves.append(hm.animate.scale(1.5 / MAP_SIZE).move_to(top + 1.75 * UP))
+            moves.append(tag.animate.move_to(top + 1.05 * DOWN))
+        self.play(FadeIn(bands), *moves, run_time=1.2)
+        self.fade_in(arrows, concat[1])
         self.until_said(spoken, "mixed by")
-        self.fade_in(chain[3:])
+        self.fade_in(*chain[1:])

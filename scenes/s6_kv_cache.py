@@ -37,17 +37,16 @@ from attnmath import (
 )
 from scenes.kit import theme
 from scenes.kit.base import LectureScene
+from scenes.kit.flow import flow_words
 from scenes.kit.narration import Spoken
-from scenes.kit.plots import curve, quiet_axes, to_scene
-from scenes.kit.tokens import TokenRow
-from scenes.kit.widgets import BarPanel, fit_width, label, math
+from scenes.kit.plots import axis_labels, curve, quiet_axes, to_scene
+from scenes.kit.widgets import BarPanel, label, math, wrapped
 
 __all__ = ["KVCacheGrowth"]
 
-CELL = 0.26
-COL = 0.8
-CACHE_X0 = -3.0
-HEAD_YS = (1.35, -1.45)
+LEFT_X = theme.SAFE_LEFT + 0.75  # where cached position 1 starts; k and v are named left of it
+TEXT_Y = theme.SAFE_TOP - 0.05  # top of the generated text
+LABEL_H, BAR_H, SIDE, GAP = 0.45, 0.8, 0.48, 0.06  # a head's name, weight bars, key and value boxes
 MODEL = {"n_layers": 32, "n_kv_heads": 32, "head_dim": 128}
 
 
@@ -73,10 +72,11 @@ class KVCacheGrowth(LectureScene):
             f"A prompt of {self.n_prompt} token{'s' if self.n_prompt > 1 else ''}. "
             "The causal mask lets each position see only itself and earlier ones.",
         ) as spoken:
-            self.fade_in(self.grid, self.grid_title, *self.word_row[: self.n_prompt])
+            self.fade_in(self.grid, self.grid_title, *self.text[: self.n_prompt])
             self.until_said(spoken, "The causal mask")
             self.light_prompt_rows()
         with self.beat("caches", "Two heads cache every position's key and value."):
+            self.play(FadeOut(self.grid), FadeOut(self.grid_title), run_time=0.6)
             self.fade_in(self.head_labels, self.legend, *self.prompt)
         steps = list(range(self.n_prompt, len(self.words)))
         half = (len(steps) + 1) // 2
@@ -121,59 +121,92 @@ class KVCacheGrowth(LectureScene):
         self.cache_bytes = (uniform.nbytes, summary.nbytes)
 
     # --- drawing -----------------------------------------------------------------
+    @property
+    def col(self) -> float:
+        """Width of one cached position's column."""
+        return min(1.15, (theme.SAFE_RIGHT - LEFT_X) / len(self.words))
+
     def column_x(self, i: int) -> float:
         """Scene x of cached position i."""
-        return CACHE_X0 + (i + 0.5) * COL
+        return LEFT_X + (i + 0.5) * self.col
 
     def kv_column(self, i: int, y: float) -> VGroup:
         """A key box over a value box for position i."""
-        k = Square(side_length=0.36, color=theme.KEY, fill_opacity=0.6).move_to([self.column_x(i), y, 0])
-        v = Square(side_length=0.36, color=theme.VALUE, fill_opacity=0.6).next_to(k, DOWN, buff=0.06)
+        side = min(SIDE * self.fit, 0.8 * self.col)
+        k = Square(side_length=side, color=theme.KEY, fill_opacity=0.6).move_to([self.column_x(i), y, 0])
+        v = Square(side_length=side, color=theme.VALUE, fill_opacity=0.6).next_to(k, DOWN, buff=GAP)
         return VGroup(k, v)
 
+    def plan_rows(self, top: float) -> None:
+        """Stack the two heads (name, weight bars, key and value boxes) and the warning under ``top``.
+
+        At full size when the generated text takes one line; shrunk together
+        (never the text) when a lecturer's longer words take more.
+        """
+        fixed, scalable = 3 * LABEL_H + 8 * GAP, 2 * (BAR_H + 2 * SIDE + 0.15)
+        self.fit = min(1.4, (top - theme.SAFE_BOTTOM - fixed) / scalable)
+        bar, side = BAR_H * self.fit, min(SIDE * self.fit, 0.8 * self.col)
+        self.label_ys, self.bar_ys, self.key_ys = [], [], []
+        y = top
+        for _head in (0, 1):
+            self.label_ys.append(y - LABEL_H / 2)
+            self.bar_ys.append(y - LABEL_H - GAP - bar / 2)
+            self.key_ys.append(y - LABEL_H - 2 * GAP - bar - side / 2)
+            y -= LABEL_H + bar + 2 * side + 4 * GAP + 0.15 * self.fit
+        self.warn_y = y - LABEL_H / 2
+
     def mask_grid(self) -> VGroup:
-        """The causal mask as a T x T grid (filled: may attend)."""
+        """The causal mask as a T x T grid (filled: may attend), large on the left."""
         n, allowed = len(self.words), causal_mask(len(self.words))
+        cell = min(0.5, 5.0 / n)
         grid = VGroup()
         for i in range(n):
             for j in range(n):
                 sq = Square(
-                    side_length=CELL,
-                    stroke_width=0.8,
+                    side_length=cell,
+                    stroke_width=1.2,
                     stroke_color=theme.MUTED,
                     fill_color=theme.WEIGHT if allowed[i, j] else theme.BACKGROUND,
                     fill_opacity=0.0,
                 )
-                grid.add(sq.move_to([-5.2 + (j - n / 2 + 0.5) * CELL, 0.0 - (i - n / 2 + 0.5) * CELL, 0]))
-        return grid
+                grid.add(sq.move_to([(j - n / 2 + 0.5) * cell, -(i - n / 2 + 0.5) * cell, 0]))
+        top = self.text.get_bottom()[1] - 0.3
+        return grid.move_to([-2.6, (top + theme.SAFE_BOTTOM) / 2, 0]).scale_to_fit_height(
+            min(grid.height, top - theme.SAFE_BOTTOM)
+        )
 
     def build_prompt(self) -> None:
-        """Prompt tokens, the mask with the prompt's rows lit, the two heads' caches holding the prompt."""
+        """The text being generated, the mask, the two heads' caches holding the prompt."""
+        self.text = flow_words(self.words, width=theme.SAFE_RIGHT - theme.SAFE_LEFT, max_lines=2)
+        self.text.move_to([theme.SAFE_LEFT, TEXT_Y, 0], aligned_edge=UP + LEFT)
+        self.plan_rows(self.text.get_bottom()[1] - 0.2)
         self.grid = self.mask_grid()
-        self.grid_title = label("causal mask", size=theme.SMALL_SIZE).next_to(self.grid, UP, buff=0.2)
+        self.grid_title = VGroup(
+            label("causal mask"),
+            label("row: query t", small=True, color=theme.MUTED),
+            label("column: key i", small=True, color=theme.MUTED),
+            label("lit: i ≤ t", small=True, color=theme.WEIGHT),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
+        self.grid_title.next_to(self.grid, RIGHT, buff=0.8).align_to(self.grid, UP)
         self.columns: dict[int, list[VGroup]] = {0: [], 1: []}
-        head_names = ("uniform head", "previous-token head")
         self.head_labels = VGroup(
             *(
-                label(name, size=theme.SMALL_SIZE, color=theme.MUTED).move_to(
-                    [CACHE_X0, y + 1.38, 0], aligned_edge=LEFT
-                )
-                for name, y in zip(head_names, HEAD_YS, strict=True)
+                label(name, color=theme.MUTED).move_to([theme.SAFE_LEFT, y, 0], aligned_edge=LEFT)
+                for name, y in zip(("uniform head", "previous-token head"), self.label_ys, strict=True)
             )
         )
-        n = len(self.words)
-        tokens = TokenRow(self.words, width=COL * n, size=theme.SMALL_SIZE)
-        self.word_row = tokens.move_to([CACHE_X0 + COL * n / 2, 3.2, 0]).boxes
         self.prompt: list[VGroup] = []
-        for h, y in enumerate(HEAD_YS):
+        for h, y in enumerate(self.key_ys):
             for i in range(self.n_prompt):
                 self.columns[h].append(self.kv_column(i, y))
                 self.prompt.append(self.columns[h][-1])
-        legend = VGroup(
-            math(r"k_i", color=theme.KEY, size=theme.READOUT_SIZE),
-            math(r"v_i", color=theme.VALUE, size=theme.READOUT_SIZE),
-        ).arrange(DOWN, buff=0.15)
-        self.legend = legend.move_to([self.column_x(len(self.words)) + 0.2, HEAD_YS[0] - 0.2, 0])
+        self.legend = VGroup()
+        for y in self.key_ys:
+            key, value = self.columns[0][0]
+            self.legend.add(
+                math(r"k", color=theme.KEY).move_to([theme.SAFE_LEFT + 0.3, y, 0]),
+                math(r"v", color=theme.VALUE).move_to([theme.SAFE_LEFT + 0.3, y - key.height - 0.06, 0]),
+            )
         self.bars: dict[int, BarPanel] = {}
 
     def light_prompt_rows(self) -> None:
@@ -183,29 +216,30 @@ class KVCacheGrowth(LectureScene):
         fills = [row.animate.set_fill(opacity=0.85) for row in rows]
         self.play(LaggedStart(*fills, lag_ratio=0.6), run_time=min(0.6 * self.n_prompt, 3.0))
 
-    def fill_mask_row(self, t: int) -> None:
-        """Light up row t of the mask (what query t may see)."""
-        n = len(self.words)
-        for j in range(t + 1):
-            self.grid[t * n + j].set_fill(opacity=0.85)
-
     def weight_bars(self, h: int, t: int) -> BarPanel:
         """Bars over the cached columns: head h's weights for query t."""
         w = self.weights[t][h]
-        width = COL * len(w)
-        panel = BarPanel(w, width=width, height=0.75, color=theme.WEIGHT, show_index=False, fill_ratio=0.6)
-        return panel.move_to([CACHE_X0 + width / 2, HEAD_YS[h] + 0.72, 0])
+        width = self.col * len(w)
+        panel = BarPanel(
+            w,
+            width=width,
+            height=BAR_H * self.fit,
+            color=theme.WEIGHT,
+            show_index=False,
+            fill_ratio=0.6,
+            stepped=False,
+        )
+        return panel.move_to([LEFT_X + width / 2, self.bar_ys[h], 0])
 
     def step(self, t: int) -> None:
         """Generate token t: append (k, v) to both caches, show both heads' weights for the new query."""
-        new_cols = [self.kv_column(t, y) for y in HEAD_YS]
+        new_cols = [self.kv_column(t, y) for y in self.key_ys]
         for h in (0, 1):
             self.columns[h].append(new_cols[h])
         bars = [self.weight_bars(h, t) for h in (0, 1)]
         old = [self.bars[h] for h in (0, 1) if h in self.bars]
-        self.fill_mask_row(t)
         self.play(
-            FadeIn(self.word_row[t]),
+            FadeIn(self.text[t]),
             *(FadeIn(c, shift=0.2 * LEFT) for c in new_cols),
             *(FadeOut(b) for b in old),
             *(FadeIn(b) for b in bars),
@@ -224,27 +258,27 @@ class KVCacheGrowth(LectureScene):
     def collapse_uniform_head(self) -> None:
         """The uniform head needs only a running sum; the pointer head needs its whole cache."""
         top = VGroup(*self.columns[0])
-        box = Rectangle(width=1.3, height=0.8, color=theme.VALUE, fill_opacity=0.5).move_to(
-            [self.column_x(1), HEAD_YS[0], 0]
-        )
+        key_box = self.columns[0][0][0]
+        box = Rectangle(width=1.8, height=1.1, color=theme.VALUE, fill_opacity=0.5)
+        box.move_to(top, aligned_edge=LEFT).set_y(self.key_ys[0] - (key_box.height + GAP) / 2)
         tag = math(r"\tfrac{1}{t}\sum_i v_i", size=theme.READOUT_SIZE).move_to(box)
         summary = VGroup(box, tag)
         ok = all(self.summary_matches)
-        note = label(
-            f"same output at every step: {'yes' if ok else 'no'}", size=theme.SMALL_SIZE, color=theme.MUTED
-        ).next_to(box, RIGHT, buff=0.4)
-        warn = label(
-            "cannot collapse: every query reweights old entries",
-            size=theme.SMALL_SIZE,
-            color=theme.WARNING,
-        )
-        warn.move_to([CACHE_X0, HEAD_YS[1] - 0.95, 0], aligned_edge=LEFT)
+        note = label(f"same output at every step: {'yes' if ok else 'no'}", color=theme.MUTED)
+        note.next_to(box, RIGHT, buff=0.5)
+        warn = label("cannot collapse: every query reweights old entries", color=theme.WARNING)
+        warn.move_to([theme.SAFE_LEFT, self.warn_y, 0], aligned_edge=LEFT)
         same = "with the same output at every step" if ok else "but not always the same output"
         with self.beat(
             "uniform-sum",
             f"Uniform weights ignore the query, so that cache folds into one running sum, {same}.",
         ) as spoken:
-            self.play(ReplacementTransform(top, summary), FadeOut(self.bars[0]), run_time=2.0)
+            self.play(
+                ReplacementTransform(top, summary),
+                FadeOut(self.bars[0]),
+                FadeOut(self.legend[:2]),
+                run_time=2.0,
+            )
             self.until_said(spoken, "same output")
             self.play(FadeIn(note), run_time=0.8)
         with self.beat(
@@ -281,41 +315,26 @@ class KVCacheGrowth(LectureScene):
         tokens = np.arange(0, 4097, 64)
         gib = np.array([kv_cache_bytes(**MODEL, seq_len=int(n)) for n in tokens]) / 2**30
         flat = np.full_like(gib, running_summary_bytes(**MODEL) / 2**30)
-        axes = quiet_axes((0, 4096), (0, 2.2), width=8.0, height=3.8).move_to([-0.6, 0.1, 0])
-        raw_line = curve(axes, tokens, gib, color=theme.KEY, width=4)
-        sum_line = curve(axes, tokens, flat, color=theme.VALUE, width=4)
+        axes = quiet_axes((0, 4096), (0, 2.2), width=10.0, height=4.3).move_to([0.4, -0.05, 0])
+        titles = axis_labels(
+            axes,
+            "tokens in context",
+            "cache size (GiB)",
+            x_ticks=(0, 1024, 2048, 3072, 4096),
+            y_ticks=(1, 2),
+        )
+        raw_line = curve(axes, tokens, gib, color=theme.KEY, width=5)
+        sum_line = curve(axes, tokens, flat, color=theme.VALUE, width=5)
         per_token = kv_cache_bytes(**MODEL, seq_len=1) // 1024
-        raw_tag = label(
-            f"raw KV cache: {per_token} KiB per token, {gib[-1]:.2f} GiB at 4096",
-            size=theme.SMALL_SIZE,
-            color=theme.KEY,
-        )
-        raw_tag.next_to(to_scene(axes, 4096, gib[-1])[0], UP, buff=0.15).shift(1.2 * LEFT)
+        raw_tag = label(f"raw KV cache: {per_token} KiB per token", color=theme.KEY)
+        raw_tag.move_to(to_scene(axes, 0, 1.9)[0] + 0.4 * RIGHT, aligned_edge=LEFT)
         sum_tag = label(
-            f"running sum: {running_summary_bytes(**MODEL) // 1024} KiB, constant",
-            size=theme.SMALL_SIZE,
-            color=theme.VALUE,
+            f"running sum: {running_summary_bytes(**MODEL) // 1024} KiB, constant", color=theme.VALUE
         )
-        sum_tag.next_to(to_scene(axes, 4096, 0.0)[0], UP, buff=0.25).shift(1.5 * LEFT)
-        ticks = VGroup(
-            *(
-                label(f"{n}", size=theme.SMALL_SIZE, color=theme.MUTED).move_to(
-                    to_scene(axes, n, 0)[0] + 0.3 * DOWN
-                )
-                for n in (0, 1024, 2048, 3072, 4096)
-            ),
-            *(
-                label(f"{g} GiB", size=theme.SMALL_SIZE, color=theme.MUTED).next_to(
-                    to_scene(axes, 0, g)[0], LEFT
-                )
-                for g in (1, 2)
-            ),
-        )
-        x_title = label("tokens in context", size=theme.SMALL_SIZE).next_to(ticks, DOWN, buff=0.1)
-        model = label(
-            "32 layers, 32 KV heads, head_dim 128, fp16", size=theme.SMALL_SIZE, color=theme.MUTED
-        ).move_to(3.15 * UP)
-        return VGroup(axes, ticks, x_title, model), VGroup(raw_line, raw_tag), VGroup(sum_line, sum_tag)
+        sum_tag.next_to(to_scene(axes, 4096, 0.0)[0], UP, buff=0.25).align_to(axes, RIGHT)
+        model = label("32 layers, 32 KV heads, head dim 128, fp16", small=True, color=theme.MUTED)
+        model.move_to([0, theme.SAFE_TOP - 0.2, 0])
+        return VGroup(axes, titles, model), VGroup(raw_line, raw_tag), VGroup(sum_line, sum_tag)
 
     def show_paging_and_sinks(self) -> None:
         """Coda: paged blocks (waste only in the last block) and an attention-sink window."""
@@ -338,85 +357,57 @@ class KVCacheGrowth(LectureScene):
         paged = paged_kv_blocks(seq, block)
         blocks = VGroup()
         for b in range(paged.n_blocks):
-            cells = VGroup(
-                *(
-                    Square(
-                        side_length=0.13,
-                        stroke_width=0.5,
-                        stroke_color=theme.MUTED,
-                        fill_color=theme.KEY if b * block + c < seq else theme.BACKGROUND,
-                        fill_opacity=0.8,
-                    )
-                    for c in range(block)
-                )
-            )
-            blocks.add(cells.arrange_in_grid(rows=4, cols=4, buff=0.03))
-        blocks.arrange(RIGHT, buff=0.2).move_to(1.5 * UP)
-        text = label(
-            f"paged: {seq} tokens in {paged.n_blocks} blocks of {block}; "
+            cells = VGroup(*(self.slot(b * block + c < seq, 0.33) for c in range(block)))
+            blocks.add(cells.arrange_in_grid(rows=4, cols=4, buff=0.05))
+        blocks.arrange(RIGHT, buff=0.35).move_to(1.05 * UP)
+        text = wrapped(
+            f"{seq} tokens in {paged.n_blocks} blocks of {block}: "
             f"{paged.wasted_slots} empty slots, all in the last block",
-            size=theme.SMALL_SIZE,
-        ).next_to(blocks, UP, buff=0.3)
-        fit_width(text, theme.SAFE_RIGHT - theme.SAFE_LEFT)
+            width=theme.SAFE_RIGHT - theme.SAFE_LEFT - 2.0,
+        ).next_to(blocks, UP, buff=0.35)
         return VGroup(blocks, text)
 
     def sink_row(self) -> VGroup:
         """24 tokens, the first 4 and the last 8 kept, with its caption."""
         keep = set(streaming_keep(24, 4, 8).tolist())
-        row = (
-            VGroup(
-                *(
-                    Square(
-                        side_length=0.3,
-                        stroke_width=1,
-                        stroke_color=theme.MUTED,
-                        fill_color=theme.KEY if i in keep else theme.BACKGROUND,
-                        fill_opacity=0.8,
-                    )
-                    for i in range(24)
-                )
-            )
-            .arrange(RIGHT, buff=0.06)
-            .move_to(1.0 * DOWN)
+        row = VGroup(*(self.slot(i in keep, 0.44) for i in range(24))).arrange(RIGHT, buff=0.08)
+        row.move_to(2.2 * DOWN)
+        text = label(f"attention sinks: first 4 and last 8 of 24 kept ({len(keep)} slots)")
+        return VGroup(row, text.next_to(row, UP, buff=0.35))
+
+    @staticmethod
+    def slot(filled: bool, side: float) -> Square:
+        """One cache slot: filled (holds a token's key and value) or empty."""
+        return Square(
+            side_length=side,
+            stroke_width=1,
+            stroke_color=theme.MUTED,
+            fill_color=theme.KEY if filled else theme.BACKGROUND,
+            fill_opacity=0.8,
         )
-        text = label(
-            f"attention sinks: keep the first 4 and the last 8 of 24 tokens ({len(keep)} kept)",
-            size=theme.SMALL_SIZE,
-        ).next_to(row, UP, buff=0.3)
-        fit_width(text, theme.SAFE_RIGHT - theme.SAFE_LEFT)
-        return VGroup(row, text)
+
+    @staticmethod
+    def summary_text(text: str) -> VGroup:
+        """One line of the closing still, left-aligned in the text column."""
+        return wrapped(text, width=theme.SAFE_RIGHT - theme.SAFE_LEFT - 4.0, align_left=True)
 
     def show_summary(self, spoken: Spoken) -> None:
         """Closing still (the poster): which patterns fit a running sum and which need the raw cache."""
         self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.6)
-        box = Rectangle(width=1.3, height=0.8, color=theme.VALUE, fill_opacity=0.5)
+        box = Rectangle(width=1.8, height=1.1, color=theme.VALUE, fill_opacity=0.5)
         uniform = VGroup(box, math(r"\tfrac{1}{t}\sum_i v_i", size=theme.READOUT_SIZE).move_to(box))
-        columns = VGroup(*(self.kv_column(i, 0.0) for i in range(6))).arrange(RIGHT, buff=0.12)
+        columns = VGroup(*(self.kv_column(i, 0.0) for i in range(5))).arrange(RIGHT, buff=0.12)
         per_token = kv_cache_bytes(**MODEL, seq_len=1) // 1024
-        rows = (
-            VGroup(
-                VGroup(
-                    uniform,
-                    label(
-                        f"uniform weights: one running sum, {running_summary_bytes(**MODEL) // 1024} KiB "
-                        "whatever the length",
-                        size=theme.SMALL_SIZE,
-                    ),
-                ).arrange(RIGHT, buff=0.5),
-                VGroup(
-                    columns,
-                    label(
-                        f"query-dependent weights: raw keys and values, {per_token} KiB per token",
-                        size=theme.SMALL_SIZE,
-                    ),
-                ).arrange(RIGHT, buff=0.5),
-            )
-            .arrange(DOWN, aligned_edge=LEFT, buff=0.8)
-            .move_to(0.3 * UP)
+        sum_kib = running_summary_bytes(**MODEL) // 1024
+        rows = VGroup(
+            VGroup(uniform, self.summary_text(f"uniform weights: one running sum, {sum_kib} KiB")),
+            VGroup(columns, self.summary_text(f"query-dependent weights: all k, v, {per_token} KiB a token")),
         )
-        rows[0][1].align_to(rows[1][1], LEFT)  # the two explanations start in one column
-        fit_width(rows, theme.SAFE_RIGHT - theme.SAFE_LEFT)
-        heading = label("why the cache stores raw vectors", size=theme.LABEL_SIZE).move_to(2.9 * UP)
+        for row in rows:
+            row[0].set_x(theme.SAFE_LEFT + 0.2 + row[0].width / 2)
+            row[1].move_to([theme.SAFE_LEFT + 3.9, row[0].get_y(), 0], aligned_edge=LEFT)
+        rows.arrange(DOWN, buff=0.9, aligned_edge=LEFT).move_to(0.2 * DOWN)
+        heading = label("why the cache stores raw vectors", size=theme.TITLE_SIZE).move_to(2.9 * UP)
         self.fade_in(heading, rows[0])
         self.until_said(spoken, "Attention's weights")
         self.fade_in(rows[1])

@@ -1,6 +1,11 @@
-"""Section 7: adaptive sufficiency — the three readings of attention, side by side.
+"""Section 7: adaptive sufficiency — the three readings of attention, one at a time, then together.
 
 Render with ``manim -qh scenes/s7_adaptive_sufficiency.py AdaptiveSufficiency``.
+
+Each idea is a card: a picture, built large, and its words. The beat's card
+fills the stage; when the next one comes, the words leave and the picture
+shrinks into a strip of thumbnails at the bottom. The summary brings the
+four pictures back as a row of named tiles.
 """
 
 from __future__ import annotations
@@ -8,26 +13,45 @@ from __future__ import annotations
 from typing import ClassVar
 
 import numpy as np
-from manim import DOWN, FadeIn, LaggedStart, Mobject, Square, VGroup, Write
-
-from attnmath import (
-    entropy,
-    fit_similarity,
-    kernel_weights,
-    noisy_sine,
-    softmax,
-    stylized_heads,
+from manim import (
+    DOWN,
+    LEFT,
+    ORIGIN,
+    RIGHT,
+    UP,
+    Dot,
+    FadeIn,
+    LaggedStart,
+    Line,
+    Mobject,
+    Square,
+    VGroup,
+    Write,
 )
+
+from attnmath import entropy, fit_similarity, kernel_weights, noisy_sine, softmax, stylized_heads
 from scenes.kit import theme
 from scenes.kit.base import LectureScene
-from scenes.kit.plots import curve, quiet_axes, scatter
-from scenes.kit.widgets import BarPanel, fit_width, label, math
+from scenes.kit.plots import axis_labels, curve, quiet_axes, scatter
+from scenes.kit.stage import aim, regroup
+from scenes.kit.widgets import BarPanel, label, math
 from scenes.s3_softmax_temperature import TemperatureSweep
 
 __all__ = ["AdaptiveSufficiency"]
 
-CARD_XS = (-4.45, 0.0, 4.45)
-CARD_W = 3.9
+STAGE_Y = 0.75  # centre of the beat's picture (above the strip)
+STRIP_Y, STRIP_W, STRIP_H = -2.55, 2.9, 1.15  # thumbnail slots at the bottom
+STRIP_XS = (-4.85, -1.6, 1.65, 4.9)
+TILES, TILE_W, TILE_H = ((-3.4, 1.65), (3.4, 1.65), (-3.4, -1.25), (3.4, -1.25)), 5.0, 1.8  # summary grid
+NAMES = ("weighted sum", "regression", "max entropy", "raw cache")
+
+
+class Card(VGroup):
+    """One idea: ``picture`` (scaled when it moves) and ``words`` (rebuilt, never scaled)."""
+
+    def __init__(self, picture: VGroup, words: VGroup) -> None:
+        super().__init__(picture, words)
+        self.picture, self.words = picture, words
 
 
 class AdaptiveSufficiency(LectureScene):
@@ -40,26 +64,26 @@ class AdaptiveSufficiency(LectureScene):
 
     def construct(self) -> None:
         """Storyboard: one card per design choice, then the one-line summary."""
+        self.strip: list[Mobject] = []
+        self.card: Card | None = None
         with self.beat("title", "Section seven. Adaptive sufficiency."):
             self.title_card()
         with self.beat(
             "weighted-sum",
-            "First, the weighted sum. Two queries weigh the same words in different ways, so each sum is "
-            "a summary chosen for its own prediction: an adaptive sufficient statistic.",
+            "First, the weighted sum. Two queries weigh the same words differently: each sum is a summary "
+            "chosen for its own prediction, an adaptive sufficient statistic.",
         ):
-            title, bars, formula = self.sum_card()
-            self.show_card(VGroup(title, formula, *bars))
-        softmax = self.softmax_card()
+            self.show_card(self.sum_card())
         with self.beat(
             "softmax-regression",
             "Second, the softmax, which reads two ways. It is kernel regression, with a learned similarity.",
         ):
-            self.show_card(softmax[:6])
+            self.show_card(self.regression_card())
         with self.beat(
             "softmax-entropy",
             "And it is the maximum entropy rule: be relevant, but don't be overconfident.",
         ):
-            self.show_card(softmax[6:])
+            self.show_card(self.entropy_card())
         with self.beat(
             "cache",
             "Third, the cache. Every new query reweights every entry, so it keeps the raw keys and values.",
@@ -69,83 +93,159 @@ class AdaptiveSufficiency(LectureScene):
             "summary",
             "Together: attention is a family of sufficient statistics, one per query, computed on demand.",
         ):
-            summary = label("one family of sufficient statistics, one per query", size=theme.LABEL_SIZE)
-            self.play(Write(summary.move_to(2.75 * DOWN)), run_time=2.0)
+            self.show_summary()
 
-    def show_card(self, parts: VGroup) -> None:
-        """Fade a card's parts in one after another, over most of the narration."""
+    # --- staging ----------------------------------------------------------------
+    def show_card(self, card: Card) -> None:
+        """The previous card shrinks into the strip; this one's picture, then its words, fade in."""
+        if self.card is not None:
+            self.to_strip(self.card)
+        self.card = card
+        self.play(FadeIn(card.picture), run_time=1.0)
         self.play(
-            LaggedStart(*(FadeIn(p) for p in parts), lag_ratio=0.4),
-            run_time=min(max(self.speech_left() - 1.5, 1.5), 6.0),
+            LaggedStart(*(FadeIn(w) for w in card.words), lag_ratio=0.3),
+            run_time=min(max(self.speech_left() - 1.0, 1.0), 3.0),
         )
 
-    def card_title(self, k: int, text: str) -> Mobject:
-        """A card's heading at the top of its column."""
-        return fit_width(label(text, size=theme.LABEL_SIZE), CARD_W).move_to([CARD_XS[k], 3.0, 0])
+    def to_strip(self, card: Card) -> None:
+        """The card's words leave; its picture shrinks into the next thumbnail slot."""
+        slot = np.array([STRIP_XS[len(self.strip)], STRIP_Y, 0])
+        picture = card.picture
+        aim([picture], slot, min(STRIP_W / picture.width, STRIP_H / picture.height))
+        regroup(self, [picture], words_out=[card.words], run_time=1.0)
+        self.strip.append(picture)
 
-    def sum_card(self) -> VGroup:
-        """Two queries, two different weightings of the same tokens (a stylised head)."""
+    def show_summary(self) -> None:
+        """The four pictures as named tiles in a two-by-two grid, under the one-line summary."""
+        self.to_strip(self.card)
+        names = VGroup()
+        for (x, y), picture, name in zip(TILES, self.strip, NAMES, strict=True):
+            factor = min(TILE_W / picture.width, TILE_H / picture.height)
+            aim([picture], np.array([x, y, 0]), factor)
+            names.add(label(name).move_to([x, y - TILE_H / 2 - 0.35, 0]))
+        summary = label("one family of sufficient statistics, one per query", size=theme.TITLE_SIZE - 8)
+        summary.move_to([0, theme.SAFE_TOP - summary.height / 2, 0])
+        regroup(self, self.strip, words_in=[names], run_time=1.5)
+        self.play(Write(summary), run_time=2.0)
+
+    # --- the cards --------------------------------------------------------------------
+    def heading(self, text: str, formula: str | None = None) -> VGroup:
+        """The card's title (and formula) across the top of the frame."""
+        parts = [label(text, size=theme.TITLE_SIZE)]
+        if formula:
+            parts.append(math(formula, size=48))
+        head = VGroup(*parts).arrange(RIGHT, buff=0.6)
+        return head.move_to([0, theme.SAFE_TOP - head.height / 2, 0])
+
+    def sum_card(self) -> Card:
+        """Two queries, two different weightings of the same words (a stylised head)."""
         heads = stylized_heads(causal=True)
-        w = heads.weights[1]  # syntax head
-        rows = [3, 7]  # 'chased' and 'across'
-        bars = (
-            VGroup(
-                *(
-                    BarPanel(
-                        w[i],
-                        width=CARD_W - 0.4,
-                        height=0.9,
-                        color=theme.WEIGHT,
-                        show_index=False,
-                        title=label(
-                            f"query '{heads.sentence.texts[i]}'", size=theme.SMALL_SIZE, color=theme.QUERY
-                        ),
-                    )
-                    for i in rows
-                )
+        words, w = heads.sentence.texts, heads.weights[1]  # the verb/preposition head
+        rows = (3, 7)  # 'chased' and 'across'
+        bar_panels = [BarPanel(w[i], width=12.0, height=1.0, show_index=False) for i in rows]
+        panels = VGroup(*bar_panels)
+        picture = VGroup(panels.arrange(DOWN, buff=0.75))
+        for panel, i in zip(bar_panels, rows, strict=True):  # the query's own place, under its bars
+            picture.add(
+                Dot([self.slot_x(panel, i), panel.box.get_bottom()[1] - 0.14, 0], 0.1, color=theme.QUERY)
             )
-            .arrange(DOWN, buff=0.45)
-            .move_to([CARD_XS[0], 0.6, 0])
+        picture.move_to([0, STAGE_Y - 0.2, 0])
+        head = self.heading("the weighted sum", r"\sum_i \alpha_i(q)\, v_i")
+        return Card(
+            picture,
+            VGroup(
+                head,
+                self.panel_titles(bar_panels, [words[i] for i in rows]),
+                self.tokens(bar_panels[-1], words),
+            ),
         )
-        formula = math(r"\sum_i \alpha_i(q)\, v_i", size=theme.READOUT_SIZE).move_to([CARD_XS[0], -1.8, 0])
-        return VGroup(self.card_title(0, "the weighted sum"), bars, formula)
 
-    def softmax_card(self) -> VGroup:
-        """Kernel regression with a learned similarity, and the max-entropy weights with H(a)."""
+    @staticmethod
+    def panel_titles(panels: list[BarPanel], queries: list[str]) -> VGroup:
+        """Above each panel: whose weights these are, the query's word in its colour."""
+        titles = VGroup()
+        for panel, word in zip(panels, queries, strict=True):
+            title = VGroup(
+                label("weights \u03b1\u1d62 of the query", color=theme.MUTED), label(word, color=theme.QUERY)
+            )
+            title.arrange(RIGHT, buff=0.2).next_to(panel.box, UP, buff=0.1).align_to(panel.box, LEFT)
+            titles.add(title)
+        return titles
+
+    def tokens(self, panel: BarPanel, words: tuple[str, ...]) -> VGroup:
+        """The sentence's words under the bars, one under each."""
+        y = panel.box.get_bottom()[1] - 0.45
+        return VGroup(
+            *(
+                label(t, small=True, color=theme.MUTED).move_to([self.slot_x(panel, j), y, 0])
+                for j, t in enumerate(words)
+            )
+        )
+
+    @staticmethod
+    def slot_x(panel: BarPanel, i: int) -> float:
+        """Scene x of bar ``i`` of ``panel``."""
+        return float(panel.box.get_left()[0] + panel.centres[i] * panel.box.width)
+
+    def regression_card(self) -> Card:
+        """Kernel regression with a learned similarity (white) and a Gaussian kernel (grey)."""
         x, y = noisy_sine(10, noise=0.25, seed=3)
-        fit = fit_similarity(x, y)
         grid = np.linspace(0, 1, 121)
-        axes = quiet_axes((0, 1), (-1.8, 1.8), width=CARD_W - 0.4, height=1.4).move_to([CARD_XS[1], 1.5, 0])
+        axes = quiet_axes((0, 1), (-1.8, 1.8), width=9.5, height=3.3)
         axes.x_axis.set_opacity(0.0)
-        fitted = curve(axes, grid, fit.weights(grid, x) @ y, width=2.5)
-        gaussian = curve(axes, grid, kernel_weights(grid, x, 0.08) @ y, color=theme.MUTED, width=1.5)
+        learned = curve(axes, grid, fit_similarity(x, y).weights(grid, x) @ y, width=4)
+        gaussian = curve(axes, grid, kernel_weights(grid, x, 0.08) @ y, color=theme.MUTED, width=3)
+        picture = VGroup(axes, scatter(axes, x, y, radius=0.1), gaussian, learned)
+        picture.move_to([0.3, STAGE_Y - 0.15, 0])
+        legend = VGroup(
+            *(
+                VGroup(Line(ORIGIN, 0.6 * RIGHT, color=c, stroke_width=5), label(t, color=c)).arrange(
+                    RIGHT, buff=0.2
+                )
+                for c, t in ((theme.TEXT, "learned similarity"), (theme.MUTED, "Gaussian kernel"))
+            )
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        legend.align_to(axes, UP + RIGHT).shift(0.2 * UP)
+        titles = axis_labels(axes, "input x", "output y", x_ticks=(0, 0.5, 1))
+        return Card(picture, VGroup(self.heading("softmax = kernel regression"), titles, legend))
+
+    def entropy_card(self) -> Card:
+        """The softmax weights at one temperature, with the objective they maximise and their entropy."""
         s = np.asarray(TemperatureSweep.scores)
         a = softmax(s, self.recap_tau)
-        bars = BarPanel(a, width=CARD_W - 0.4, height=1.0, color=theme.WEIGHT, show_index=False)
-        bars.move_to([CARD_XS[1], -0.55, 0])
-        h = math(rf"\tau = {self.recap_tau:g},\; H(a) = {float(entropy(a)):.2f}", size=theme.SMALL_SIZE + 4)
-        h.next_to(bars, DOWN, buff=0.2)
-        reading = fit_width(
-            label("regression, learned similarity", size=theme.SMALL_SIZE, color=theme.MUTED), CARD_W
+        bars = BarPanel(a, width=10.5, height=2.7, y_range=(0.0, 0.5), show_index=False)
+        frame = quiet_axes((0, s.size), (0, 0.5), width=10.5, height=2.7).move_to(bars)
+        frame.x_axis.set_opacity(0.0)
+        picture = VGroup(frame, bars).move_to([0.3, STAGE_Y - 0.45, 0])
+        items = np.arange(s.size) + 0.5  # slot centres
+        titles = VGroup(
+            axis_labels(frame, "memory item i", None, x_ticks=items, tick_text=lambda v: f"{v + 0.5:g}"),
+            axis_labels(frame, None, "weight a\u1d62", y_ticks=(0, 0.5)),
         )
-        reading.move_to([CARD_XS[1], 0.55, 0])
-        parts = (axes, scatter(axes, x, y, radius=0.045), gaussian, fitted, reading, bars, h)
-        return VGroup(self.card_title(1, "the softmax"), *parts)
+        numbers = math(rf"\tau = {self.recap_tau:g},\quad H(a) = {float(entropy(a)):.2f}", size=44)
+        numbers.align_to(bars.box, UP + RIGHT).shift(0.3 * UP)
+        head = self.heading("maximum entropy", r"\max_a\ \mathbb{E}_a[s] + \tau H(a)")
+        return Card(picture, VGroup(head, titles, numbers))
 
-    def cache_card(self) -> VGroup:
-        """Raw keys and values, one column per token."""
+    def cache_card(self) -> Card:
+        """Raw keys and values, one column per word, kept for every future query."""
+        words = stylized_heads(causal=True).sentence.texts
         cols = VGroup()
-        for _ in range(6):
-            k = Square(side_length=0.36, color=theme.KEY, fill_opacity=0.6)
-            v = Square(side_length=0.36, color=theme.VALUE, fill_opacity=0.6)
-            cols.add(VGroup(k, v).arrange(DOWN, buff=0.06))
-        cols.arrange(buff=0.12).move_to([CARD_XS[2], 0.9, 0])
-        note = (
-            VGroup(
-                label("each new query", size=theme.SMALL_SIZE),
-                label("reweights every entry", size=theme.SMALL_SIZE),
+        for _ in words:
+            k = Square(side_length=0.8, color=theme.KEY, fill_opacity=0.6)
+            v = Square(side_length=0.8, color=theme.VALUE, fill_opacity=0.6)
+            cols.add(VGroup(k, v).arrange(DOWN, buff=0.1))
+        picture = VGroup(cols.arrange(RIGHT, buff=0.36)).move_to([0.4, STAGE_Y - 0.2, 0])
+        tokens = VGroup(
+            *(
+                label(t, small=True, color=theme.MUTED).next_to(c, UP, buff=0.2)
+                for t, c in zip(words, cols, strict=True)
             )
-            .arrange(DOWN, buff=0.1)
-            .next_to(cols, DOWN, buff=0.4)
         )
-        return VGroup(self.card_title(2, "the cache of raw vectors"), cols, note)
+        rows = VGroup(
+            math("k_i", color=theme.KEY, size=48).next_to(cols[0][0], LEFT, buff=0.35),
+            math("v_i", color=theme.VALUE, size=48).next_to(cols[0][1], LEFT, buff=0.35),
+        )
+        note = label("each new query reweights every entry", color=theme.QUERY).next_to(cols, DOWN, buff=0.5)
+        head = self.heading("the cache keeps raw keys and values")
+        return Card(picture, VGroup(head, tokens, rows, note))

@@ -60,3 +60,13 @@ def test_the_scene_list_and_lecture_file_sit_below_both(path):
 def test_the_math_never_draws(path):
     bad = {m for m in imports(path) if m.split(".")[0] in ("manim", "scenes")}
     assert not bad, f"{path.name} imports {sorted(bad)}"
+
+
+def test_readme_scene_table_shows_every_clip_with_its_poster():
+    from scenes.lecture import LECTURE
+
+    readme = (REPO / "README.md").read_text()
+    for clip in LECTURE:
+        poster = f"tests/scenes/reference/{clip.scene}.png"
+        assert f'<img src="{poster}"' in readme, f"README's scene table lacks {clip.scene}'s poster"
+        assert (REPO / poster).exists()

@@ -13,7 +13,7 @@ from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, ValueTracker
 
 from scenes.kit import encoding, theme
 from scenes.kit.narration import BREATH, Narrator, Spoken
-from scenes.kit.widgets import label
+from scenes.kit.widgets import label, wrapped
 
 __all__ = ["LectureScene", "live_parts"]
 
@@ -117,9 +117,8 @@ class LectureScene(Scene):
     def title_card(self) -> None:
         """The section's title card, shown while the beat's narration lasts, then cleared."""
         heading = label(self.section, color=theme.MUTED, size=theme.BODY_SIZE)
-        name = label(self.title, size=theme.TITLE_SIZE)
-        if name.width > theme.SAFE_RIGHT - theme.SAFE_LEFT:
-            name.scale_to_fit_width(theme.SAFE_RIGHT - theme.SAFE_LEFT)
+        width = theme.SAFE_RIGHT - theme.SAFE_LEFT
+        name = wrapped(self.title, width=width, size=theme.TITLE_SIZE, max_lines=2)
         card = VGroup(heading, name).arrange(DOWN, buff=0.35).move_to(0.3 * UP)
         self.play(FadeIn(card, shift=0.2 * UP), run_time=0.6)
         self.hold(max(self.speech_left(), theme.TITLE_CARD_SECONDS - 1.0))

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
-from manim import Axes, Dot, VGroup, VMobject
+from manim import DOWN, LEFT, UP, Axes, Dot, Line, VGroup, VMobject
 from numpy.typing import ArrayLike
 
 from scenes.kit import theme
+from scenes.kit.widgets import label, math
 
-__all__ = ["quiet_axes", "to_scene", "scatter", "curve", "redraw_curve"]
+__all__ = ["quiet_axes", "axis_labels", "to_scene", "scatter", "curve", "redraw_curve"]
 
 
 def quiet_axes(
@@ -49,3 +52,47 @@ def redraw_curve(line: VMobject, axes: Axes, xs: ArrayLike, ys: ArrayLike) -> VM
     """Move ``line``'s points onto (xs, ys) in one vectorised call."""
     line.set_points_as_corners(to_scene(axes, xs, ys))
     return line
+
+
+def _tick_text(v: float) -> str:
+    return f"{v:g}"
+
+
+def axis_labels(
+    axes: Axes,
+    x_title: str | None = None,
+    y_title: str | None = None,
+    *,
+    x_ticks: Sequence[float] = (),
+    y_ticks: Sequence[float] = (),
+    tick_text: Callable[[float], str] = _tick_text,
+    y_tex: bool = False,
+) -> VGroup:
+    """What a plot plots: tick marks with numbers, the x quantity under the axis, the y quantity above it.
+
+    Titles name the quantity in words and symbol (``"key position i"``,
+    ``"weight a_i"``); the y title is written level, above the y-axis, so it
+    reads without turning the head. ``y_tex`` typesets the y title as math.
+    Returns the group; add it with the axes.
+    """
+    group = VGroup()
+    ticks_low = axes.x_axis.get_bottom()[1]
+    for v in x_ticks:
+        p = axes.c2p(v, axes.y_range[0])
+        mark = Line(p + 0.08 * UP, p + 0.08 * DOWN, color=theme.MUTED, stroke_width=2)
+        num = label(tick_text(v), small=True, color=theme.MUTED).next_to(mark, DOWN, buff=0.08)
+        ticks_low = min(ticks_low, num.get_bottom()[1])
+        group.add(mark, num)
+    for v in y_ticks:
+        p = axes.c2p(axes.x_range[0], v)
+        mark = Line(p + 0.08 * LEFT, p + 0.08 * -LEFT, color=theme.MUTED, stroke_width=2)
+        group.add(mark, label(tick_text(v), small=True, color=theme.MUTED).next_to(mark, LEFT, buff=0.08))
+    if x_title:
+        title = label(x_title, color=theme.MUTED)
+        title.next_to(axes.x_axis, DOWN, buff=0.1).set_y(ticks_low - 0.1 - title.height / 2)
+        group.add(title)
+    if y_title:
+        y = math(y_title, color=theme.MUTED) if y_tex else label(y_title, color=theme.MUTED)
+        top = axes.y_axis.get_top()
+        group.add(y.next_to(top, UP, buff=0.15).align_to(axes.y_axis, LEFT))
+    return group

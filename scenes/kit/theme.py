@@ -54,13 +54,15 @@ WARNING = "#D55E00"  # vermillion: masked entries, "cannot"
 PRIOR = "#BBBBBB"  # light grey: a position prior r_i (not a role of its own)
 
 FONT = "DejaVu Sans"
-TITLE_SIZE = 40
-BODY_SIZE = 30
-LABEL_SIZE = 26
-SMALL_SIZE = 24
+# Sizes for the 640-pixel player (VISUAL.md): nothing below SMALL_SIZE (tick
+# numbers, units); names, labels and body text at LABEL_SIZE or more.
+TITLE_SIZE = 48
+BODY_SIZE = 36
+LABEL_SIZE = 36
+SMALL_SIZE = 30
 # TeX glyphs render smaller than Pango text at the same font_size.
-MATH_SIZE = 36
-READOUT_SIZE = 32
+MATH_SIZE = 40
+READOUT_SIZE = 36
 
 # Manim's frame is 14.22 x 8 units; keep 0.5 units clear on every side and the
 # lowest 0.8 units free for the player's captions.

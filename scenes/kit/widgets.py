@@ -8,7 +8,6 @@ never rebuilds axes, labels or TeX inside an updater.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeVar
 
 import numpy as np
 from manim import (
@@ -22,7 +21,6 @@ from manim import (
     Mobject,
     Polygon,
     Rectangle,
-    Text,
     Triangle,
     VGroup,
     VMobject,
@@ -30,48 +28,19 @@ from manim import (
 from numpy.typing import ArrayLike
 
 from scenes.kit import theme
+from scenes.kit.text import fit_width, label, light, math, wrapped
 
-__all__ = ["BarPanel", "LogSlider", "Readout", "LabelSwitch", "label", "math", "format_tick", "fit_width"]
-
-
-def light(mob: M) -> M:
-    """Drop the parsed SVG path objects that text glyphs keep after their points are built.
-
-    Manim's Text and MathTex glyphs hold their ``svgelements`` path, used only
-    to make the points; every FadeIn, FadeOut and Transform deep-copies the
-    mobject, and that path made copies about six times slower.
-    """
-    for part in mob.family_members_with_points():
-        if getattr(part, "path_obj", None) is not None:
-            part.path_obj = None  # type: ignore[attr-defined]
-    return mob
-
-
-def label(text: str, *, color: str = theme.TEXT, size: int = theme.LABEL_SIZE) -> Text:
-    """Plain on-screen text in the lecture font."""
-    return light(Text(text, font=theme.FONT, font_size=size, color=color))
-
-
-def fit_width(mob: Mobject, width: float) -> Mobject:
-    """Shrink ``mob`` to ``width`` if it is wider (never enlarges)."""
-    if mob.width > width:
-        mob.scale_to_fit_width(width)
-    return mob
-
-
-def math(
-    *tex: str,
-    size: int = theme.MATH_SIZE,
-    color: str = theme.TEXT,
-    colors: dict[str, str] | None = None,
-) -> MathTex:
-    """LaTeX math with role colours: :data:`theme.TEX_COLORS` plus ``colors``.
-
-    ``colors`` maps substrings (e.g. ``"s_i"``) to colours; pick substrings
-    that occur only as whole symbols in ``tex``.
-    """
-    mapping = {**theme.TEX_COLORS, **(colors or {})}
-    return light(MathTex(*tex, font_size=size, color=color, tex_to_color_map=mapping))
+__all__ = [
+    "BarPanel",
+    "LogSlider",
+    "Readout",
+    "LabelSwitch",
+    "label",
+    "wrapped",
+    "math",
+    "format_tick",
+    "fit_width",
+]
 
 
 class BarPanel(VGroup):
@@ -96,7 +65,13 @@ class BarPanel(VGroup):
     positions : array_like, optional
         Bar centres as fractions of the width (e.g. data x-positions), instead
         of evenly spaced slots.
+    stepped : bool, optional
+        Draw the values as one stepped area instead of separate bars. The
+        default is a stepped area for 24 or more items, which would otherwise
+        read as one solid block of touching bars.
     """
+
+    STEPPED_FROM = 24
 
     def __init__(
         self,
@@ -110,6 +85,7 @@ class BarPanel(VGroup):
         show_index: bool = True,
         fill_ratio: float = 0.7,
         positions: ArrayLike | None = None,
+        stepped: bool | None = None,
     ) -> None:
         super().__init__()
         if y_range[1] <= y_range[0]:
@@ -130,22 +106,26 @@ class BarPanel(VGroup):
         self.box = Rectangle(width=width, height=height, stroke_opacity=0.0)
         zero = self._y(0.0)
         self.baseline = Line([-width / 2, zero, 0], [width / 2, zero, 0], color=theme.MUTED)
-        self.bars = VGroup(
-            *(
-                Polygon(*self._corners(i, 0.0), color=color, fill_opacity=0.9, stroke_width=1.5)
-                for i in range(self.n)
+        self.stepped = self.n >= self.STEPPED_FROM if stepped is None else stepped
+        if self.stepped:
+            self.bars = VGroup(VMobject(color=color, fill_opacity=0.75, stroke_width=2.5))
+        else:
+            self.bars = VGroup(
+                *(
+                    Polygon(*self._corners(i, 0.0), color=color, fill_opacity=0.9, stroke_width=1.5)
+                    for i in range(self.n)
+                )
             )
-        )
         self.add(self.box, self.baseline, self.bars)
         if show_index:
             # Every item numbered when there is room, else every other one.
-            step = 1 if width / self.n >= 0.55 else 2
+            step = int(np.ceil(0.75 / (width / self.n)))
             shown = range(0, self.n, step)
             self.index_labels = VGroup(
-                *(label(str(i + 1), size=theme.SMALL_SIZE, color=theme.MUTED) for i in shown)
+                *(label(str(i + 1), small=True, color=theme.MUTED) for i in shown)
             )
             for i, mob in zip(shown, self.index_labels, strict=True):
-                mob.move_to([self._x(i), self.box.get_bottom()[1] - 0.28, 0])
+                mob.move_to([self._x(i), self.box.get_bottom()[1] - 0.32, 0])
             self.add(self.index_labels)
         if title is not None:
             title.next_to(self.box, UP, buff=0.3)
@@ -186,6 +166,9 @@ class BarPanel(VGroup):
         x = lo[0] + self.centres * (hi[0] - lo[0])
         y0 = lo[1] + (np.clip(0.0, ymin, ymax) - ymin) / (ymax - ymin) * (hi[1] - lo[1])
         y1 = lo[1] + (np.clip(vals, ymin, ymax) - ymin) / (ymax - ymin) * (hi[1] - lo[1])
+        if self.stepped:
+            self.bars[0].points = _polyline_beziers(self._staircase(x, y0, y1, lo[0], hi[0]))
+            return self
         half = 0.5 * self.bar_width * (hi[0] - lo[0])
         xs = np.stack([x - half, x + half, x + half, x - half, x - half], axis=1)  # (n, 5)
         ys = np.stack([np.full_like(y1, y0), np.full_like(y1, y0), y1, y1, np.full_like(y1, y0)], axis=1)
@@ -193,6 +176,15 @@ class BarPanel(VGroup):
         for bar, points in zip(self.bars, _polyline_beziers(corners), strict=True):
             bar.points = points
         return self
+
+    def _staircase(self, x: np.ndarray, y0: float, y1: np.ndarray, left: float, right: float) -> np.ndarray:
+        """Corners of one stepped outline: each item flat across its slot (between midpoints)."""
+        order = np.argsort(x)
+        xs, ys = x[order], y1[order]
+        edges = np.concatenate([[left], (xs[:-1] + xs[1:]) / 2, [right]])
+        px = np.concatenate([[left], np.repeat(edges, 2)[1:-1], [right], [left]])
+        py = np.concatenate([[y0], np.repeat(ys, 2), [y0], [y0]])
+        return np.stack([px, py, np.zeros_like(px)], axis=1)
 
     def outlines(self, values: ArrayLike, *, color: str = theme.TEXT) -> VGroup:
         """Hollow bars at the given heights, to compare another result with the filled bars."""
@@ -242,7 +234,7 @@ class LogSlider(VGroup):
         for k in range(int(np.ceil(self.log_lo)), int(np.floor(self.log_hi)) + 1):
             x = self.value_to_point(10.0**k)
             tick = Line(x + 0.1 * DOWN, x + 0.1 * UP, color=theme.MUTED)
-            text = label(format_tick(10.0**k), size=theme.SMALL_SIZE, color=theme.MUTED)
+            text = label(format_tick(10.0**k), small=True, color=theme.MUTED)
             self.ticks.add(VGroup(tick, text.next_to(tick, DOWN, buff=0.1)))
         self.symbol = math(symbol).next_to(self.line, LEFT, buff=0.35)
         self.knob = Dot(radius=0.11, color=theme.TEMPERATURE)
@@ -283,7 +275,6 @@ class Glyph:
         return cls(mob, mob.points - mob.get_center(), mob.width, mob.height)
 
 
-M = TypeVar("M", bound=Mobject)
 _GLYPHS: dict[tuple[int, str], dict[str, Glyph]] = {}
 
 
@@ -313,6 +304,8 @@ class LabelSwitch(VMobject):
             for name, mob in options.items()
         }
         self.texts = {name: getattr(mob, "text", name) for name, mob in options.items()}
+        self.sizes = {name: float(getattr(mob, "font_size", 0.0)) for name, mob in options.items()}
+        self.least_size = min(getattr(mob, "least_size", theme.LABEL_SIZE) for mob in options.values())
         self.current = ""
         self.points = np.tile(anchor, (4, 1))
 
@@ -329,6 +322,14 @@ class LabelSwitch(VMobject):
             self.points = self.options[name] + anchor if name else np.tile(anchor, (4, 1))
             self.current = name
         return self
+
+    @property
+    def font_size(self) -> float:
+        """The shown label's font size on screen (it follows any scaling of the switch)."""
+        if not self.current:
+            return 0.0
+        prepared = np.ptp(self.options[self.current][:, 1])
+        return self.sizes[self.current] * float(np.ptp(self.points[:, 1]) / prepared)
 
     @property
     def text(self) -> str:
@@ -397,6 +398,16 @@ class Readout(VGroup):
             size, color = self.glyph_key
             _GLYPHS[self.glyph_key] = {c: Glyph.typeset(c, size, color) for c in "0123456789.-"}
         return _GLYPHS[self.glyph_key]
+
+    @property
+    def font_size(self) -> float:
+        """The readout's font size on screen (its label's; the digits are typeset at the same size)."""
+        return float(self.label.font_size)
+
+    @property
+    def least_size(self) -> int:
+        """A readout is a name and a number the viewer must read: label size or more."""
+        return theme.LABEL_SIZE
 
     def live_parts(self) -> tuple[list[Mobject], list[Mobject]]:
         """(parts that stay still, parts that ``set_value`` changes): the label, the number."""

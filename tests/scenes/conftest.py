@@ -15,32 +15,54 @@ from scenes.lecture import LECTURE, Clip, load_scene
 REFERENCE_DIR = Path(__file__).parent / "reference"
 
 
-def text_boxes(scene) -> list[tuple[str, np.ndarray, np.ndarray]]:
-    """(name, lower-left, upper-right) of each visible top-level text mobject."""
-    boxes = []
+def visible_texts(scene) -> list[tuple[str, Mobject]]:
+    """(name, mobject) of each visible top-level text mobject: texts, equations, readouts, labels."""
+    found: list[tuple[str, Mobject]] = []
 
     def visit(mob: Mobject) -> None:
         if isinstance(mob, LabelSwitch):
             if mob.current:
-                boxes.append((mob.text, mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])))
+                found.append((mob.text, mob))
             return
         if isinstance(mob, Readout):
-            name = f"{mob.label.tex_string} {mob.shown}"
-            boxes.append((name, mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])))
+            found.append((f"{mob.label.tex_string} {mob.shown}", mob))
             return
         if isinstance(mob, (Text, MathTex, SingleStringMathTex)):
             if mob.has_points() or mob.submobjects:
                 opacity = max((m.get_fill_opacity() for m in mob.family_members_with_points()), default=0)
                 if opacity > 0.05:
                     name = getattr(mob, "text", None) or getattr(mob, "tex_string", type(mob).__name__)
-                    boxes.append((str(name), mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])))
+                    found.append((str(name), mob))
             return
         for sub in mob.submobjects:
             visit(sub)
 
     for mob in scene.mobjects:
         visit(mob)
-    return boxes
+    return found
+
+
+def text_boxes(scene) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """(name, lower-left, upper-right) of each visible top-level text mobject."""
+    texts = visible_texts(scene)
+    return [(name, mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])) for name, mob in texts]
+
+
+def size_problems(scene, step: str) -> list[str]:
+    """Visible text smaller than it may be at the 640-pixel embed size (VISUAL.md).
+
+    Nothing under ``theme.SMALL_SIZE``; text not marked small by the kit
+    (``least_size``), i.e. names, labels, body text, equations and readouts,
+    not under ``theme.LABEL_SIZE``. Sizes are measured as shown, after any
+    scaling.
+    """
+    problems = []
+    for name, mob in visible_texts(scene):
+        size = float(mob.font_size)
+        least = max(getattr(mob, "least_size", theme.LABEL_SIZE), theme.SMALL_SIZE)
+        if size < least - 0.5:
+            problems.append(f"{step}: {name!r} at font size {size:.1f} (at least {least})")
+    return problems
 
 
 def layout_problems(scene, step: str) -> list[str]:
@@ -70,6 +92,7 @@ class SceneRun:
     def __init__(self, clip: Clip, media_dir: Path) -> None:
         base = load_scene(clip)
         problems: list[str] = []
+        sizes: list[str] = []
         steps = [0]
 
         class Checked(base):  # type: ignore[misc, valid-type]
@@ -77,6 +100,7 @@ class SceneRun:
                 super().play(*args, **kwargs)
                 steps[0] += 1
                 problems.extend(layout_problems(self, f"{clip.scene} play #{steps[0]}"))
+                sizes.extend(size_problems(self, f"{clip.scene} play #{steps[0]}"))
 
         Checked.__name__ = clip.scene
         config = {
@@ -91,6 +115,7 @@ class SceneRun:
             self.scene.renderer.update_frame(self.scene)
             self.last_frame = np.array(self.scene.renderer.get_frame())[..., :3]
         self.problems = problems
+        self.size_problems = sizes
         self.duration = float(self.scene.time)
 
 

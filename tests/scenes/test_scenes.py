@@ -19,6 +19,25 @@ def test_text_stays_in_the_safe_area_and_never_overlaps(scene_run):
     assert scene_run.problems == []
 
 
+def test_text_reads_at_embed_size(scene_run):
+    """At the page's 640-pixel player: no text under 30, labels, equations and readouts at 36 or more."""
+    problems = sorted(set(p.split(": ", 1)[1] for p in scene_run.size_problems))
+    assert problems == [], "\n".join(problems[:40])
+
+
+def test_size_check_catches_small_and_shrunk_text():
+    from manim import Scene
+
+    from scenes.kit.widgets import label, math
+    from tests.scenes.conftest import size_problems
+
+    scene = Scene()
+    scene.add(label("tick", small=True), label("name").scale(0.9), math("x").scale(0.5), label("ok"))
+    problems = size_problems(scene, "synthetic")
+    assert len(problems) == 2
+    assert any("'name'" in p for p in problems) and any("'x'" in p for p in problems)
+
+
 def test_last_frame_matches_reference(scene_run):
     name = type(scene_run.scene).__name__
     path = REFERENCE_DIR / f"{name}.png"

@@ -1,0 +1,90 @@
+"""HeadRouting's sentence: large by default; in the frame at 30 or more at the longest accepted."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attnmath import DEFAULT_SENTENCE
+from scenes.config import ENV_VAR, MAX_WORD, load_config
+from scenes.kit import theme
+from scenes.kit.sentence import WordRows, word_arcs
+from scenes.lecture import find_clip
+from tests.scenes.conftest import SceneRun
+
+# 14 tokens (the most lecture.toml accepts), each MAX_WORD characters long, annotated for every head.
+ROLES = [
+    ("The", "DET", {"phrase": 0}),
+    ("small", "ADJ", {"phrase": 0}),
+    ("dog", "NOUN", {"phrase": 0}),
+    ("chased", "VERB", {"subject": 2}),
+    ("a", "DET", {"phrase": 1}),
+    ("cat", "NOUN", {"phrase": 1}),
+    ("across", "PREP", {"head": 3}),
+    ("the", "DET", {"phrase": 2}),
+    ("old", "ADJ", {"phrase": 2}),
+    ("garden", "NOUN", {"phrase": 2}),
+    ("and", "CONJ", {}),
+    ("then", "ADV", {}),
+    ("slept", "VERB", {"subject": 2}),
+    ("soundly", "ADV", {}),
+]
+LONGEST = [f"{w:x<{MAX_WORD}}" for w, _, _ in ROLES]
+# Real words of the same length, wide letters included.
+WIDE = ["Wholehearted", "Housewarming", "Mountaineers", "Thanksgiving", "Wonderworker", "Breakthrough"] * 2
+WIDE += ["Consequently", "Misdemeanour"]
+REGION = {"top": 2.75, "bottom": -2.35, "size": 56}  # as HeadRouting.show_sentence lays the words out
+
+
+def toml_sentence() -> str:
+    tokens = []
+    for text, (_, pos, extra) in zip(LONGEST, ROLES, strict=True):
+        fields = [f'text = "{text}"', f'pos = "{pos}"', *(f"{k} = {v}" for k, v in extra.items())]
+        tokens.append("{ " + ", ".join(fields) + " }")
+    return "[HeadRouting]\nsentence = { tokens = [\n  " + ",\n  ".join(tokens) + "\n] }\n"
+
+
+@pytest.fixture
+def longest_lecture(tmp_path, monkeypatch):
+    path = tmp_path / "lecture.toml"
+    path.write_text(toml_sentence())
+    monkeypatch.setenv(ENV_VAR, str(path))
+    return load_config(path)  # accepted: this is the longest sentence the file allows
+
+
+def test_default_sentence_is_large():
+    rows = WordRows(DEFAULT_SENTENCE.texts, **REGION)
+    assert rows.font_size() >= theme.LABEL_SIZE and not rows.scaled
+    assert rows.n_rows <= 2
+
+
+def test_longest_sentence_is_accepted(longest_lecture):
+    sentence = longest_lecture.overrides["HeadRouting"]["sentence"]
+    assert len(sentence) == 14 and all(len(w) == MAX_WORD for w in sentence.texts)
+
+
+def test_longest_sentence_lays_out_in_the_frame_at_a_readable_size(longest_lecture, tmp_path):
+    run = SceneRun(find_clip("HeadRouting"), tmp_path)
+    assert run.scene.words.words == tuple(LONGEST)
+    assert run.scene.words.font_size() >= theme.SMALL_SIZE and not run.scene.words.scaled
+    assert run.problems == []
+    assert run.size_problems == []
+
+
+@pytest.mark.parametrize("words", [LONGEST, WIDE], ids=["padded", "wide-letters"])
+def test_rows_and_arcs_stay_in_the_sentence_region(words):
+    rows = WordRows(words, **REGION)
+    assert rows.font_size() >= theme.SMALL_SIZE and not rows.scaled
+    boxes = [word[0] for word in rows.boxes]
+    assert min(b.get_left()[0] for b in boxes) >= theme.SAFE_LEFT - 1e-6
+    assert max(b.get_right()[0] for b in boxes) <= theme.SAFE_RIGHT + 1e-6
+    for a, b in ((a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :]):
+        gap = np.maximum(a.get_corner([-1, -1, 0]), b.get_corner([-1, -1, 0])) - np.minimum(
+            a.get_corner([1, 1, 0]), b.get_corner([1, 1, 0])
+        )
+        assert gap[:2].max() > 0, "two word boxes overlap"
+    n = len(words)
+    every = np.tril(np.ones((n, n))) / np.arange(1, n + 1)[:, None]  # causal, uniform: every arc
+    arcs = word_arcs(rows, every, threshold=0.0)
+    assert arcs.get_top()[1] <= REGION["top"] + 1e-6
+    assert arcs.get_bottom()[1] >= REGION["bottom"] - 1e-6

@@ -1,0 +1,62 @@
+"""Lecturer text at the longest lengths lecture.toml accepts stays in the frame at a readable size."""
+
+from __future__ import annotations
+
+import pytest
+
+from scenes.config import ENV_VAR, MAX_TEXT, MAX_TEXT_WORD, MAX_WORD, ConfigError, load_config
+from scenes.lecture import find_clip
+from tests.scenes.conftest import SceneRun
+
+# 80 characters: the longest title and subtitle accepted, one with a 24-character word.
+TITLE = "Attention in practice: kernels, temperatures, heads, caches and everything else!"
+SUBTITLE = "weights that depend on the query, explained slowly with counterrevolutionaryisms"
+WORDS = [f"{w:x<{MAX_WORD}}" for w in ("The", "small", "dog", "chased", "a", "cat")] * 2
+
+
+def lecture_file(tmp_path, monkeypatch) -> None:
+    words = ", ".join(f'"{w}"' for w in WORDS)
+    path = tmp_path / "lecture.toml"
+    path.write_text(
+        f'title = "{TITLE}"\n[LectureTitle]\nsubtitle = "{SUBTITLE}"\n[KVCacheGrowth]\nwords = [{words}]\n'
+    )
+    monkeypatch.setenv(ENV_VAR, str(path))
+    load_config(path)  # the file is accepted
+
+
+def test_the_examples_are_the_longest_accepted():
+    assert len(TITLE) == MAX_TEXT and len(SUBTITLE) == MAX_TEXT
+    assert max(len(w) for w in SUBTITLE.split()) == MAX_TEXT_WORD
+    assert all(len(w) == MAX_WORD for w in WORDS) and len(WORDS) == 12
+
+
+@pytest.mark.parametrize("scene", ["LectureTitle", "KVCacheGrowth"])
+def test_longest_lecturer_text_fits_at_a_readable_size(scene, tmp_path, monkeypatch):
+    lecture_file(tmp_path, monkeypatch)
+    run = SceneRun(find_clip(scene), tmp_path)
+    assert run.problems == []
+    assert run.size_problems == []
+
+
+@pytest.mark.parametrize(
+    ("line", "match"),
+    [
+        (f'title = "{"x" * (MAX_TEXT_WORD + 1)}"', "longer than 24 characters; break it"),
+        ('[KVCacheGrowth]\nwords = ["a", "abcdefghijklm"]', "at most 12 characters"),
+    ],
+)
+def test_longer_text_is_refused_with_one_line(tmp_path, line, match):
+    path = tmp_path / "lecture.toml"
+    path.write_text(line + "\n")
+    with pytest.raises(ConfigError, match=match):
+        load_config(path)
+
+
+def test_a_long_sentence_token_is_refused(tmp_path):
+    path = tmp_path / "lecture.toml"
+    path.write_text(
+        '[HeadRouting]\nsentence = { tokens = [{ text = "Dogs", pos = "NOUN" }, '
+        '{ text = "barkbarkbarkbark", pos = "VERB", subject = 0 }] }\n'
+    )
+    with pytest.raises(ConfigError, match="'barkbarkbarkbark' is longer than 12 characters"):
+        load_config(path)
