@@ -1,4 +1,4 @@
-"""Turn rendered clips into a lecture: captions, posters, one video, chapters, manifest, web page.
+"""Turn rendered clips into a lecture: captions, posters, storyboards, one video, chapters, manifest, page.
 
 Everything lands in the clips' folder (``media/lecture/<resolution>/``) and
 is written to a temporary name first, then renamed into place.
@@ -6,9 +6,7 @@ is written to a temporary name first, then renamed into place.
 
 from __future__ import annotations
 
-import base64
 import hashlib
-import html
 import json
 import os
 from collections.abc import Sequence
@@ -21,8 +19,10 @@ import manim
 
 from scenes.build.captions import chapters_vtt, clamp, parse_srt, shift, to_srt, to_vtt
 from scenes.build.media import concat_videos, probe, save_last_frame
+from scenes.build.page import render_page, write_storyboard
 from scenes.build.render import RenderOptions, RenderResult, write_text_atomic
 from scenes.build.soundtrack import join_voices, manifest_beats, mux_voice, read_beats
+from scenes.config import LectureConfig
 
 __all__ = ["publish_lecture", "LECTURE_STEM"]
 
@@ -49,6 +49,7 @@ def _clip_entry(result: RenderResult, options: RenderOptions) -> tuple[dict[str,
         save_last_frame(result.video, poster)
     clip = result.clip
     beats = manifest_beats(read_beats(result.beats)) if result.beats else []
+    storyboard = write_storyboard(result.video, beats, info.duration, info.fps, force=result.rendered)
     entry = {
         "scene": clip.scene,
         "section": clip.section,
@@ -63,6 +64,7 @@ def _clip_entry(result: RenderResult, options: RenderOptions) -> tuple[dict[str,
         "sha256": sha256(result.video),
         "audio": probe_audio(result.video),
         "beats": beats,
+        "storyboard": storyboard,
     }
     return entry, cues
 
@@ -104,9 +106,17 @@ def transcript(title: str, clips: Sequence[dict[str, Any]]) -> str:
 
 
 def publish_lecture(
-    results: Sequence[RenderResult], options: RenderOptions, out_dir: Path, title: str
+    results: Sequence[RenderResult],
+    options: RenderOptions,
+    out_dir: Path,
+    title: str,
+    config: LectureConfig | None = None,
 ) -> Path:
-    """Write captions, posters, the joined lecture, chapters, ``manifest.json`` and ``index.html``."""
+    """Write captions, posters, storyboards, the joined lecture, chapters, manifest and ``index.html``.
+
+    ``config`` is the lecture file the clips were rendered from: the page's
+    Explore figures show its data (the defaults when None).
+    """
     entries, cue_lists = zip(*(_clip_entry(r, options) for r in results), strict=True)
     video = out_dir / f"{LECTURE_STEM}.{options.fmt}"
     manifest_path = out_dir / "manifest.json"
@@ -141,85 +151,6 @@ def publish_lecture(
     }
     write_text_atomic(manifest_path, json.dumps(manifest, indent=2) + "\n")
     write_text_atomic(out_dir / "transcript.md", transcript(title, manifest["clips"]))
-    write_text_atomic(out_dir / "index.html", render_page(manifest, out_dir))
+    overrides = (config or LectureConfig()).overrides
+    write_text_atomic(out_dir / "index.html", render_page(manifest, out_dir, overrides))
     return out_dir / "index.html"
-
-
-def _data_uri(vtt: Path) -> str:
-    """A WebVTT file as a data: URI: pages opened from file:// may not fetch track files."""
-    return "data:text/vtt;base64," + base64.b64encode(vtt.read_bytes()).decode("ascii")
-
-
-def _video_tag(file: str, poster: str | None, tracks: Sequence[tuple[str, str, str]], mime: str) -> str:
-    track_tags = "".join(
-        f'<track kind="{kind}" src="{html.escape(src)}" srclang="en" label="{label}"'
-        + (" default" if kind == "captions" else "")
-        + ">"
-        for kind, src, label in tracks
-    )
-    poster_attr = f' poster="{html.escape(poster)}"' if poster else ""
-    return (
-        f'<video controls preload="metadata"{poster_attr} width="640">'
-        f'<source src="{html.escape(file)}" type="{mime}">{track_tags}</video>'
-    )
-
-
-def render_page(manifest: dict[str, Any], folder: Path) -> str:
-    """One offline page: the lecture with chapters, then each clip with captions and an embed snippet.
-
-    The page's own players carry their captions inline (data: URIs), so it
-    works from file:// with no server; the embed snippets point at the files.
-    """
-    mime = {"mp4": "video/mp4", "webm": "video/webm"}.get(manifest["clips"][0]["format"], "video/mp4")
-    lec = manifest["lecture"]
-    inline = [
-        ("captions", _data_uri(folder / lec["captions"]["vtt"]), "English"),
-        ("chapters", _data_uri(folder / lec["chapters"]), "Chapters"),
-    ]
-    blocks = [f"<section><h2>Whole lecture</h2>{_video_tag(lec['file'], None, inline, mime)}</section>"]
-    for clip in manifest["clips"]:
-        vtt = clip["captions"]["vtt"]
-        player = _video_tag(
-            clip["file"], clip["poster"], [("captions", _data_uri(folder / vtt), "English")], mime
-        )
-        embed = _video_tag(clip["file"], clip["poster"], [("captions", vtt, "English")], mime)
-        heading = f"{html.escape(clip['section'])}. {html.escape(clip['title'])}"
-        blocks.append(
-            f"<section><h2>{heading}</h2>{player}"
-            f"<p>{clip['duration']:.1f} s, {clip['resolution']}, {clip['fps']:g} fps</p>"
-            '<label>Embed (copy beside the clip and its .vtt): <textarea readonly rows="3">'
-            f"{html.escape(embed)}</textarea></label></section>"
-        )
-    return PAGE.format(title=html.escape(manifest["title"]), body="\n".join(blocks))
-
-
-PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
-<style>
-body {{ background: #14161B; color: #E6E6E6; font-family: sans-serif; max-width: 60rem; margin: auto; }}
-textarea {{ width: 100%; background: #22252c; color: #E6E6E6; }}
-section {{ margin: 2rem 0; }}
-</style></head>
-<body data-videos-loaded="0" data-tracks-loaded="0" data-errors="0">
-<h1>{title}</h1>
-{body}
-<script>
-// Report, on the body element, how many videos and caption tracks have loaded (read by the tests).
-const body = document.body;
-const bump = (key) => {{ body.dataset[key] = String(Number(body.dataset[key]) + 1); }};
-for (const video of document.querySelectorAll("video")) {{
-  if (video.readyState >= 1) bump("videosLoaded");
-  else video.addEventListener("loadedmetadata", () => bump("videosLoaded"));
-  video.addEventListener("error", () => bump("errors"), true);
-  for (const track of video.textTracks) track.mode = track.kind === "chapters" ? "hidden" : "showing";
-}}
-for (const el of document.querySelectorAll("track")) {{
-  if (el.readyState === 2) bump("tracksLoaded");
-  else {{
-    el.addEventListener("load", () => bump("tracksLoaded"));
-    el.addEventListener("error", () => bump("errors"));
-  }}
-}}
-</script>
-</body></html>
-"""

@@ -19,6 +19,7 @@ from PIL import Image
 from scenes.build.captions import parse_srt
 from scenes.build.media import probe
 from scenes.build.publish import sha256
+from tests.build.browser import ARGS as CHROMIUM_ARGS
 
 REPO = Path(__file__).resolve().parents[2]
 SCENES = ["LectureTitle", "FixedVsQueryWeights"]
@@ -133,12 +134,7 @@ def test_page_plays_offline_in_headless_chromium(build):
     cmd = [
         chromium,
         "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
+        *CHROMIUM_ARGS,
         f"--user-data-dir={profile}",
         "--virtual-time-budget=15000",
         "--dump-dom",
@@ -373,3 +369,27 @@ def test_script_lists_every_beat_with_its_recording_path(build):
         for beat in clip["beats"]:
             assert f"### {beat['id']}\n\n{beat['text']}\n" in proc.stdout
             assert f"`{clip['scene']}/{beat['id']}.wav`" in proc.stdout
+
+
+def test_page_storyboards_seek_the_real_clips_offline(build):
+    """One thumbnail per beat of each rendered clip, each seeking its clip; nothing leaves the disk."""
+    from tests.build.browser import chromium, open_page
+
+    out = build["out"]
+    clips = json.loads((out / "manifest.json").read_text())["clips"]
+    with chromium() as browser:
+        opened = open_page(browser, (out / "index.html").as_uri())
+        page = opened.page
+        page.wait_for_function(f"document.body.dataset.videosLoaded === '{len(clips) + 1}'", timeout=30000)
+        for i, clip in enumerate(clips):
+            buttons = page.locator(f"#section-{clip['scene']} button.beat")
+            assert buttons.count() == len(clip["beats"]) == len(clip["storyboard"])
+            alts = buttons.locator("img").evaluate_all("els => els.map((e) => e.alt)")
+            assert alts == [b["text"] for b in clip["beats"]]
+            assert all(Image.open(out / s["image"]).size == (192, 108) for s in clip["storyboard"])
+            buttons.last.click()
+            seconds = page.evaluate(f"document.getElementById('clip-{i:02d}').currentTime")
+            assert seconds == pytest.approx(clip["beats"][-1]["start"], abs=1e-6)
+        assert page.locator("[data-explore]").count() == 0  # neither scene has an Explore figure
+        assert all(u.startswith(("file://", "data:")) for u in opened.requests) and not opened.blocked
+        assert opened.console == []

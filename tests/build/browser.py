@@ -1,0 +1,66 @@
+"""Debian's headless Chromium driven by Playwright (no browser download): open a page, record its requests."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+# Without the background-networking flags Chromium tries Google's hosts at start-up (closed network here).
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--autoplay-policy=no-user-gesture-required",
+]
+NETWORK = re.compile(r"^(https?|wss?|ftp)://")
+
+
+@dataclass
+class OpenPage:
+    """A loaded page and what happened while it was open."""
+
+    page: object  # playwright.sync_api.Page
+    requests: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+    console: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def chromium() -> Iterator[object]:
+    """A headless Chromium browser (Debian's), or a skip saying how to get one."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]' (playwright)")
+    if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
+        pytest.fail("chromium is missing: run `make setup` (the Makefile installs Debian's chromium)")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def open_page(browser, url: str, *, width: int = 1280) -> OpenPage:
+    """Open ``url``: every request recorded, any network request aborted, console errors kept."""
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    opened = OpenPage(page)
+    page.on("request", lambda r: opened.requests.append(r.url))
+    page.on("console", lambda m: opened.console.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: opened.console.append(f"uncaught: {e}"))
+
+    def block(route) -> None:
+        opened.blocked.append(route.request.url)
+        route.abort()
+
+    page.route(NETWORK, block)
+    page.goto(url)
+    return opened
