@@ -5,13 +5,22 @@ temperature sweep (``bench/naive_sweep.py``) and for manim's floor, a 60 s
 still frame (``bench/still.py``), all measured in the same run.
 Prints a table; never asserts: goals are read off the numbers.
 
-Usage: python bench/run.py [--qualities l,h] [--scenes A,B]
+At 1080p60 (``--shard-qualities``, default h) it also renders TemperatureSweep through
+the build (``scenes.build.pipeline``) whole and in two shards (``--shards 1,2``) on as
+many local workers, and prints the wall time of each (from the end of the untimed
+prepare step to the finished, voiced clip) and the speed-up (goal: at least 1.7x with 2
+shards on 2 cores). ``--only-shards`` prints only these figures, at ``--qualities``.
+
+Usage: python bench/run.py [--qualities l,h] [--scenes A,B] [--shards 1,2] [--only-shards]
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -72,11 +81,81 @@ def render(source: Path, scene: str, quality: str) -> tuple[float, float]:
         return wall, video_seconds(video)
 
 
+def seeded_media(folder: Path) -> Path:
+    """A media folder with copies of the build's TeX, text and voice caches (warm, as after a first build)."""
+    media = folder / "media"
+    for kind in ("Tex", "texts", "voice"):
+        if (CACHE / kind).is_dir():
+            shutil.copytree(CACHE / kind, media / kind, ignore=shutil.ignore_patterns("*_.svg", ".*"))
+    return media
+
+
+def _stamp(log: str, what: str) -> float:
+    """Elapsed seconds on the build's progress line that says ``what``."""
+    found = re.search(rf"(\d+\.\d)s\] {what}", log)
+    if found is None:
+        raise RuntimeError(f"no progress line {what!r} in:\n{log}")
+    return float(found[1])
+
+
+def sharded_render(scene: str, quality: str, shards: int) -> tuple[float, tuple[float, ...], float]:
+    """(wall seconds after the prepare step, each shard's seconds, join and voice seconds) of one render."""
+    from scenes.build.render import RenderOptions, render_clips
+    from scenes.config import LectureConfig
+    from scenes.lecture import find_clip
+
+    options = RenderOptions(quality)
+    with tempfile.TemporaryDirectory() as tmp:
+        media = seeded_media(Path(tmp))
+        log = io.StringIO()
+        env = {**LectureConfig().env(), "LECTURE_VOICE_CACHE": str(media / "voice")}
+        clip = find_clip(scene)
+        out = media / "clips" / options.variant
+        [result] = render_clips(
+            [clip], options, out, jobs=shards, shards=shards, env=env, force=True, stream=log
+        )
+        text = log.getvalue()
+    return (
+        _stamp(text, "all clips ready") - _stamp(text, "planned in"),
+        result.shard_seconds,
+        result.join_seconds,
+    )
+
+
+def shard_figures(scene: str, qualities: list[str], counts: list[int]) -> None:
+    """Print the wall time of ``scene`` rendered in each of ``counts`` shards, and the speed-ups."""
+    for quality in qualities:
+        walls = {}
+        for n in counts:
+            walls[n], parts, join = sharded_render(scene, quality, n)
+            shown = ", ".join(f"{p:.1f}" for p in parts)
+            print(
+                f"{scene} -q{quality}, {n} shard(s) on {n} worker(s): {walls[n]:.1f} s wall "
+                f"(shards {shown} s; join and voice {join:.1f} s)",
+                flush=True,
+            )
+        for n in counts[1:]:
+            print(
+                f"{scene} -q{quality}: {n} shards {walls[counts[0]] / walls[n]:.2f}x faster than "
+                f"{counts[0]} (goal >= 1.7x for 2 on 2 cores)",
+                flush=True,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--qualities", default="l,h")
     parser.add_argument("--scenes", default=",".join(c.scene for c in LECTURE))
+    parser.add_argument("--shards", default="1,2", help="shard counts for TemperatureSweep ('' to skip)")
+    parser.add_argument("--shard-scene", default="TemperatureSweep")
+    parser.add_argument("--shard-qualities", default="h", help="qualities of the shard figures")
+    parser.add_argument("--only-shards", action="store_true", help="skip the per-scene table")
     args = parser.parse_args()
+    counts = [int(n) for n in args.shards.split(",") if n]
+    if args.only_shards:
+        shard_figures(args.shard_scene, args.qualities.split(","), counts)
+        return
+    shard_qualities = [q for q in args.qualities.split(",") if q in args.shard_qualities.split(",")]
     wanted = set(args.scenes.split(","))
     jobs = [(c.path, c.scene) for c in LECTURE if c.scene in wanted]
     jobs.append((REPO / "bench" / "naive_sweep.py", "NaiveTemperatureSweep"))
@@ -111,6 +190,9 @@ def main() -> None:
             f"{fast / naive:.1f}x faster per second of video than the always_redraw version (goal >= 20x); "
             f"render time per video second {1 / floor:.2f}x that of a still frame (goal <= 1.25 at -qh)"
         )
+    if counts and args.shard_scene in wanted and shard_qualities:
+        print()
+        shard_figures(args.shard_scene, shard_qualities, counts)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from scenes.build.render import (
     REPO,
     RenderError,
     RenderOptions,
+    check_shards_option,
     render_clips,
     terminate_children,
     write_text_atomic,
@@ -58,6 +60,20 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                 "(silent clips, same timing); default: the lecture file's voice, else draft",
             )
         cmd.add_argument("--jobs", type=int, default=None, help="parallel renders (default: one per core)")
+        if name != "slides":
+            cmd.add_argument(
+                "--shards",
+                type=int,
+                default=None,
+                help="split each clip into N ranges of its animations, rendered in parallel and joined "
+                "(default: from the clips' lengths and the workers; see README)",
+            )
+            cmd.add_argument(
+                "--scheduler",
+                default=os.environ.get("DASK_SCHEDULER_ADDRESS") or None,
+                help="run the jobs on a dask.distributed cluster at tcp://HOST:PORT "
+                "(default: $DASK_SCHEDULER_ADDRESS, else local processes)",
+            )
         cmd.add_argument("--media-dir", type=Path, default=DEFAULT_MEDIA, help="output root (default media/)")
         cmd.add_argument("--force", action="store_true", help="re-render even when up to date")
     return parser.parse_args(argv)
@@ -96,6 +112,7 @@ def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) 
     options = RenderOptions(args.quality, fmt, False if build else args.transparent)
     if args.jobs is not None and args.jobs < 1:
         raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
+    check_shards_option(args.shards, options)
     clips: list[Clip] = (
         list(config.clips) if build or not args.scenes else [find_clip(n) for n in args.scenes]
     )
@@ -110,11 +127,14 @@ def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) 
         env={**config.env(), "LECTURE_VOICE_CACHE": str(args.media_dir.resolve() / "voice")},
         force=args.force,
         numbered=build,
+        shards=args.shards,
+        scheduler=args.scheduler,
+        config=config,
     )
     if build:
         from scenes.build.publish import publish_lecture  # imports PyAV and manim: only when needed
 
-        page = publish_lecture(results, options, out_dir, config.title)
+        page = publish_lecture(results, options, out_dir, config.title, config)
         print(
             f"\nlecture: {out_dir / 'lecture.mp4'}\npage:    {page}\nclips, captions, posters and "
             f"manifest.json in {out_dir}"

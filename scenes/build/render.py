@@ -1,8 +1,10 @@
 """Render lecture clips with the manim CLI in worker processes, and publish them atomically.
 
-Each clip renders into its own work folder (``media/.work/<variant>/<scene>``)
-with manim's partial-movie cache disabled; only a finished file is moved, with
-``os.replace``, to its published path. A render killed half-way therefore never
+Each clip (or shard of a clip) renders into its own work folder
+(``media/.work/<variant>/<scene>/<k>of<n>``) with manim's partial-movie cache
+disabled; only a finished file is moved, with ``os.replace``, to its published
+path. The job graph that runs these renders, locally or on a dask cluster, is
+:mod:`scenes.build.pipeline`. A render killed half-way therefore never
 leaves a truncated file where a user or the build looks, and the next run
 starts that clip's work folder afresh.
 
@@ -15,25 +17,22 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from scenes.build.captions import to_srt
-from scenes.build.media import probe
 from scenes.build.prepare import cache_settings
-from scenes.build.soundtrack import add_voice, beat_cues, read_beats
 from scenes.lecture import Clip
+
+if TYPE_CHECKING:
+    from scenes.config import LectureConfig
 
 __all__ = [
     "QUALITIES",
@@ -44,6 +43,7 @@ __all__ = [
     "clip_inputs_hash",
     "render_clips",
     "check_latex",
+    "check_shards_option",
 ]
 
 REPO = Path(__file__).resolve().parents[2]
@@ -96,8 +96,23 @@ class RenderResult:
     video: Path
     captions: Path | None
     rendered: bool  # False when it was already up to date
-    seconds: float
+    seconds: float  # work: every shard's render and the join, added up (0 when up to date)
     beats: Path | None = None  # the narration's beats (``NN-Scene.beats.json``), when the scene has them
+    shard_seconds: tuple[float, ...] = ()  # how long each shard's render took (empty when up to date)
+    join_seconds: float = 0.0  # joining the shards and laying the voice on
+
+
+def check_shards_option(shards: int | None, options: RenderOptions) -> None:
+    """Refuse a shard count that cannot work, before anything renders."""
+    if shards is None:
+        return
+    if shards < 1:
+        raise ValueError(f"--shards must be >= 1, got {shards}")
+    if shards > 1 and options.fmt == "gif":
+        raise ValueError(
+            f"--shards {shards} needs --format mp4 or webm: a gif's palette is made from the whole "
+            "clip, so it cannot be joined from parts; use --shards 1"
+        )
 
 
 def check_latex() -> None:
@@ -193,11 +208,23 @@ def is_up_to_date(
     )
 
 
-def _manim_command(clip: Clip, options: RenderOptions, work: Path, cache: Path | None = None) -> list[str]:
+def _manim_command(
+    clip: Clip,
+    options: RenderOptions,
+    work: Path,
+    cache: Path | None = None,
+    span: tuple[int, int] | None = None,
+) -> list[str]:
+    """The manim CLI rendering ``clip`` into ``work``; animations ``span`` only (a shard) when given.
+
+    A shard runs manim through :mod:`scenes.build.skipping`, whose skipped
+    animations keep the clock of a full render.
+    """
+    runner = ["manim"] if span is None else ["scenes.build.skipping"]
     cmd = [
         sys.executable,
         "-m",
-        "manim",
+        *runner,
         "render",
         f"-q{options.quality}",
         "--disable_caching",
@@ -212,7 +239,9 @@ def _manim_command(clip: Clip, options: RenderOptions, work: Path, cache: Path |
     ]
     if options.transparent:
         cmd.append("--transparent")
-    if cache is not None:  # TeX and text typeset once, shared by every render (see scenes.build.prepare)
+    if span is not None:
+        cmd += ["-n", f"{span[0]},{span[1]}"]
+    if cache is not None:  # TeX and text typeset beforehand (scenes.build.prepare), copied per render (jobs)
         cfg = work / "caches.cfg"
         cfg.write_text("[CLI]\n" + "".join(f"{k} = {v}\n" for k, v in cache_settings(cache).items()))
         cmd += ["--config_file", str(cfg)]
@@ -226,13 +255,6 @@ def _find_output(work: Path, clip: Clip, options: RenderOptions) -> Path:
     return matches[0]
 
 
-def _publish(src: Path, dst: Path) -> None:
-    """Copy ``src`` next to ``dst`` under a temporary name, then rename it into place."""
-    tmp = dst.with_name(f".{dst.name}.partial")
-    shutil.copyfile(src, tmp)
-    os.replace(tmp, dst)
-
-
 Progress = Callable[[Clip, str], None]
 
 
@@ -243,61 +265,12 @@ def render_clip(
     *,
     extra: str = "",
     force: bool = False,
-    progress: Progress | None = None,
     env: dict[str, str] | None = None,
-    index: int | None = None,
 ) -> RenderResult:
-    """Render one clip (unless up to date) and publish it under ``out_dir``."""
-    video, captions, stamp = published_paths(clip, options, out_dir, index)
-    start = time.monotonic()
-    if not force and is_up_to_date(clip, options, out_dir, extra, index):
-        beats = beats_path(video)
-        shown = captions if captions.exists() else None
-        return RenderResult(clip, video, shown, False, 0.0, beats if beats.exists() else None)
-    work = out_dir.parent / ".work" / options.variant / clip.scene
-    shutil.rmtree(work, ignore_errors=True)  # whatever a killed run left
-    work.mkdir(parents=True)
-    log_path = work / "manim.log"
-    beats_out = work / "beats.json"
-    cmd = _manim_command(clip, options, work, cache=out_dir.parent.parent)
-    _run_manim(clip, cmd, log_path, progress, {**(env or {}), "LECTURE_BEATS_OUT": str(beats_out)})
-    src = _find_output(work, clip, options)
-    srt = src.with_suffix(".srt")
-    record = read_beats(beats_out) if beats_out.exists() else None
-    if record is not None:
-        src = _narrate(clip, options, src, record, work, progress)
-    stamp.unlink(missing_ok=True)  # the old stamp must not vouch for a half-published clip
-    _publish(src, video)
-    if record is not None:
-        write_text_atomic(captions, to_srt(beat_cues(record)))
-        write_text_atomic(beats_path(video), json.dumps(record, indent=1) + "\n")
-    elif srt.exists():
-        _publish(srt, captions)
-    write_text_atomic(stamp, clip_inputs_hash(clip, options, extra) + "\n")
-    shutil.rmtree(work, ignore_errors=True)
-    return RenderResult(
-        clip,
-        video,
-        captions if captions.exists() else None,
-        True,
-        time.monotonic() - start,
-        beats_path(video) if record is not None else None,
-    )
-
-
-def _narrate(
-    clip: Clip, options: RenderOptions, src: Path, record: dict, work: Path, progress: Progress | None
-) -> Path:
-    """Report the scene's warnings about recordings; lay its voice into the clip (mp4 only)."""
-    for beat in record["beats"]:
-        if beat.get("warning") and progress is not None:
-            progress(clip, f"warning: {beat['warning']}")
-    if options.fmt != "mp4":
-        return src  # AAC belongs in mp4; webm and gif clips stay silent
-    if progress is not None and any(b["audio"] for b in record["beats"]):
-        progress(clip, "laying the voice track")
-    voiced = work / f"voiced-{src.name}"
-    return voiced if add_voice(src, record, voiced, probe(src).duration) else src
+    """Render one clip, unsharded (unless up to date), and publish it under ``out_dir``."""
+    return render_clips(
+        [clip], options, out_dir, jobs=1, extra=lambda _c: extra, env=env, force=force, shards=1
+    )[0]
 
 
 def write_text_atomic(path: Path, text: str) -> None:
@@ -370,109 +343,33 @@ def render_clips(
     force: bool = False,
     stream: TextIO | None = None,
     numbered: bool = False,
+    shards: int | None = None,
+    scheduler: str | None = None,
+    config: LectureConfig | None = None,
 ) -> list[RenderResult]:
-    """Render ``clips`` in ``jobs`` parallel manim processes, reporting progress on ``stream``.
+    """Render ``clips`` on ``jobs`` local workers or a dask cluster, reporting progress on ``stream``.
 
     ``extra(clip)`` is folded into each clip's inputs hash (the lecturer's
     overrides); ``env`` is added to the manim processes' environment.
     ``numbered`` names the clips ``NN-Scene`` by their position in ``clips``.
+    ``shards`` splits each clip into that many shards (default: chosen from
+    the clips' lengths and the workers); ``scheduler`` is a dask scheduler's
+    address (default: a local pool); ``config`` lets jobs on other machines
+    bring the lecture file and recordings along. See :mod:`scenes.build.pipeline`.
     """
-    check_latex()
-    ensure_writable(out_dir)
-    board = _ProgressBoard(clips, stream or sys.stderr)
-    jobs = max(1, jobs or os.cpu_count() or 1)
-    stale = [
-        c
-        for i, c in enumerate(clips)
-        if force or not is_up_to_date(c, options, out_dir, extra(c) if extra else "", i if numbered else None)
-    ]
-    if stale:
-        _prepare(stale, out_dir.parent.parent, out_dir.parent / ".work", env, board)
+    from scenes.build.pipeline import render_clips as run  # the job graph builds on this module
 
-    def one(indexed: tuple[int, Clip]) -> RenderResult:
-        index, clip = indexed
-        board.update(clip, "rendering")
-        try:
-            result = render_clip(
-                clip,
-                options,
-                out_dir,
-                extra=extra(clip) if extra else "",
-                force=force,
-                progress=board.update,
-                env=env,
-                index=index if numbered else None,
-            )
-        except Exception:
-            board.update(clip, "FAILED")
-            raise
-        board.done(clip, result)
-        return result
-
-    pool = ThreadPoolExecutor(max_workers=jobs)
-    try:
-        results = list(pool.map(one, enumerate(clips)))
-    except BaseException:  # Ctrl-C, SIGTERM or a failed clip: stop the other renders too
-        _STOPPING.set()
-        pool.shutdown(wait=False, cancel_futures=True)
-        terminate_children()
-        pool.shutdown(wait=True)
-        _STOPPING.clear()
-        raise
-    pool.shutdown()
-    board.finish()
-    return results
-
-
-def _prepare(
-    clips: Sequence[Clip], cache: Path, work: Path, env: dict[str, str] | None, board: _ProgressBoard
-) -> None:
-    """Typeset and voice ``clips`` in one process before the parallel renders (scenes.build.prepare)."""
-    board.note(f"preparing {len(clips)} scene(s): typesetting TeX, speaking the narration")
-    work.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, "-m", "scenes.build.prepare", str(cache), *(c.scene for c in clips)]
-    for clip in clips:
-        board.update(clip, "preparing")
-    _run_manim(clips[0], cmd, work / "prepare.log", None, env, what="preparing the scenes")
-
-
-class _ProgressBoard:
-    """Per-clip and overall progress lines; a line per change, rate-limited per clip."""
-
-    def __init__(self, clips: Sequence[Clip], stream) -> None:
-        self.total = len(clips)
-        self.finished = 0
-        self.stream = stream
-        self.lock = threading.Lock()
-        self.last: dict[str, float] = {}
-        self.start = time.monotonic()
-
-    def _print(self, text: str) -> None:
-        elapsed = time.monotonic() - self.start
-        print(
-            f"[{self.finished}/{self.total} done, {elapsed:5.1f}s] {text}",
-            file=self.stream,
-            flush=True,
-        )
-
-    def note(self, text: str) -> None:
-        with self.lock:
-            self._print(text)
-
-    def update(self, clip: Clip, status: str) -> None:
-        with self.lock:
-            now = time.monotonic()
-            if status.startswith("animation") and now - self.last.get(clip.scene, 0.0) < 2.0:
-                return
-            self.last[clip.scene] = now
-            self._print(f"{clip.scene}: {status}")
-
-    def done(self, clip: Clip, result: RenderResult) -> None:
-        with self.lock:
-            self.finished += 1
-            what = f"rendered in {result.seconds:.1f}s" if result.rendered else "up to date"
-            self._print(f"{clip.scene}: {what} -> {result.video}")
-
-    def finish(self) -> None:
-        with self.lock:
-            self._print("all clips ready")
+    return run(
+        clips,
+        options,
+        out_dir,
+        jobs=jobs,
+        extra=extra,
+        env=env,
+        force=force,
+        stream=stream,
+        numbered=numbered,
+        shards=shards,
+        scheduler=scheduler,
+        config=config,
+    )
