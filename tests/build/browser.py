@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +48,28 @@ def chromium() -> Iterator[object]:
             yield browser
         finally:
             browser.close()
+
+
+def in_own_thread(fn: Callable[[], None]) -> None:
+    """Run ``fn`` in a new thread and re-raise what it raised.
+
+    Playwright's sync API refuses to run in a thread where an asyncio loop is
+    running, and a test that runs after others (dask's client, for one) may
+    find such a loop left in the main thread; a new thread has none.
+    """
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            fn()
+        except BaseException as exc:  # noqa: BLE001 - handed back to the test's thread
+            errors.append(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    if errors:
+        raise errors[0]
 
 
 def open_page(browser, url: str, *, width: int = 1280) -> OpenPage:

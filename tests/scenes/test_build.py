@@ -373,9 +373,15 @@ def test_script_lists_every_beat_with_its_recording_path(build):
 
 def test_page_storyboards_seek_the_real_clips_offline(build):
     """One thumbnail per beat of each rendered clip, each seeking its clip; nothing leaves the disk."""
+    from tests.build.browser import in_own_thread
+
+    in_own_thread(lambda: check_storyboards(build["out"]))
+
+
+def check_storyboards(out: Path) -> None:
+    """The storyboard checks of the test above, in a thread of their own."""
     from tests.build.browser import chromium, open_page
 
-    out = build["out"]
     clips = json.loads((out / "manifest.json").read_text())["clips"]
     with chromium() as browser:
         opened = open_page(browser, (out / "index.html").as_uri())
