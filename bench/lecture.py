@@ -63,7 +63,14 @@ def measured(log: str, wall: float, manifest: dict) -> Costs:
     animations = {s: int(a) for s, a in re.findall(r"(\S+) \d+ \((\d+) animations\)", plan[2])}
     durations = {c["scene"]: c["duration"] for c in manifest["clips"]}
     scenes = {s: (renders[s], totals[s] - renders[s], durations[s], animations[s]) for s in renders}
-    return Costs(scenes, float(plan[1]), wall - float(ready[1]))
+    costs = Costs(scenes, float(plan[1]), wall - float(ready[1]))
+    renders_s, joins_s = sum(r for r, _, _, _ in scenes.values()), sum(j for _, j, _, _ in scenes.values())
+    print(
+        f"         where the time went: prepare {costs.prepare:.0f} s; renders {renders_s:.0f} s and joins "
+        f"with voice {joins_s:.0f} s of job time; publishing after the last clip {costs.publish:.0f} s",
+        flush=True,
+    )
+    return costs
 
 
 def longest_first(jobs: list[float], workers: int) -> float:

@@ -100,7 +100,8 @@ def _stamp(log: str, what: str) -> float:
 
 def sharded_render(scene: str, quality: str, shards: int) -> tuple[float, tuple[float, ...], float]:
     """(wall seconds after the prepare step, each shard's seconds, join and voice seconds) of one render."""
-    from scenes.build.render import RenderOptions, render_clips
+    from scenes.build.pipeline import render_clips
+    from scenes.build.render import RenderOptions
     from scenes.config import LectureConfig
     from scenes.lecture import find_clip
 

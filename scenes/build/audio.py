@@ -22,7 +22,7 @@ import av
 import numpy as np
 import pyloudnorm
 from scipy.ndimage import maximum_filter1d
-from scipy.signal import firwin, resample_poly
+from scipy.signal import firwin, oaconvolve, resample_poly
 
 from scenes.kit.voice import wav_info
 
@@ -56,6 +56,8 @@ oversampling can miss about 0.2 dB between its points on sharp broadband bursts,
 ebur128 reads such bursts up to 0.35 dB above a near-ideal interpolator."""
 MAX_ROUNDS = 12
 OVERSAMPLING = 4
+ENVELOPE_BLOCK = 1 << 18
+"""Samples per block of the true-peak envelope (long FFTs over a whole lecture are slower per sample)."""
 """True peak is read at 4x, as BS.1770-4 asks at 48 kHz."""
 AAC_BIT_RATE = {1: 128_000, 2: 160_000}
 
@@ -117,10 +119,26 @@ def _as_frames(samples: np.ndarray) -> np.ndarray:
 
 
 def _peak_envelope(x: np.ndarray) -> np.ndarray:
-    """Per sample, the largest magnitude of the oversampled signal up to the next sample, over channels."""
-    up = np.abs(resample_poly(x, OVERSAMPLING, 1, axis=0, window=_INTERPOLATOR))
-    up = up.reshape(x.shape[0], OVERSAMPLING, *x.shape[1:]).max(axis=1)
-    env = np.maximum(np.abs(x), up)
+    """Per sample, the largest magnitude of the oversampled signal up to the next sample, over channels.
+
+    The 4x interpolation is done as its four polyphase branches, each an FFT
+    convolution of the signal with every fourth tap of the interpolator, a block
+    of :data:`ENVELOPE_BLOCK` samples at a time: the same values as
+    ``resample_poly(x, 4, 1, window=_INTERPOLATOR)`` (to 1e-15,
+    ``tests/build/test_audio.py``), five to ten times faster on a lecture's track.
+    """
+    n = x.shape[0]
+    taps = _INTERPOLATOR * OVERSAMPLING
+    skip = (taps.size - 1) // 2 // OVERSAMPLING  # the branches' delay, in input samples
+    branches = [taps[p::OVERSAMPLING].reshape(-1, *([1] * (x.ndim - 1))) for p in range(OVERSAMPLING)]
+    reach = max(b.shape[0] for b in branches)
+    env = np.abs(x)
+    for start in range(0, n, ENVELOPE_BLOCK):
+        stop = min(n, start + ENVELOPE_BLOCK)
+        lo, hi = max(0, start + skip - reach + 1), min(n, stop + skip)  # the input those outputs see
+        for branch in branches:
+            y = oaconvolve(x[lo:hi], branch, mode="full", axes=0)[start + skip - lo : stop + skip - lo]
+            np.maximum(env[start:stop], np.abs(y), out=env[start:stop])
     return env if env.ndim == 1 else env.max(axis=1)
 
 

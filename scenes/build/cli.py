@@ -8,6 +8,7 @@ import signal
 import sys
 from pathlib import Path
 
+from scenes.build.pipeline import render_clips
 from scenes.build.render import (
     FORMATS,
     QUALITIES,
@@ -15,7 +16,6 @@ from scenes.build.render import (
     RenderError,
     RenderOptions,
     check_shards_option,
-    render_clips,
     terminate_children,
     write_text_atomic,
 )

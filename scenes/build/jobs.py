@@ -39,7 +39,7 @@ __all__ = ["ShardJob", "ShardOutput", "ClipOutput", "Report", "render_shard", "j
 Report = Callable[[str, str], None]
 """Progress callback: (job label, status)."""
 
-CACHE_KINDS = ("Tex", "texts")  # the folders scenes.build.prepare.cache_settings names
+CACHE_KINDS = ("Tex", "texts", "mobjects")  # cache_settings' folders and scenes.kit.svgcache's beside them
 WORKER_CACHE = Path(tempfile.gettempdir()) / "attention-lecture-cache"
 """A worker's own TeX, text and voice caches, where it does not see the build's."""
 
@@ -114,7 +114,7 @@ def _cache_root(job: ShardJob) -> Path:
     return shared if shared.is_dir() else WORKER_CACHE
 
 
-def _cache_view(shared: Path, work: Path) -> Path:
+def cache_view(shared: Path, work: Path) -> Path:
     """Private copies of the TeX and text caches for one render (``Tex/``, ``texts/`` under the result).
 
     Manim rewrites a cached text SVG in place each time a ``Text`` is built
@@ -132,7 +132,7 @@ def _cache_view(shared: Path, work: Path) -> Path:
     return view
 
 
-def _keep_new_cache_files(view: Path, shared: Path) -> None:
+def keep_new_cache_files(view: Path, shared: Path) -> None:
     """Add what this render typeset to the shared caches (renamed into place, never half written)."""
     try:
         for kind in CACHE_KINDS:
@@ -179,7 +179,7 @@ def render_shard(job: ShardJob, report: Report | None = None) -> ShardOutput:
     name = f"{job.clip.scene}-{job.shard}"
     with _folder(job.work, name) as work:
         cache = _cache_root(job)
-        view = _cache_view(cache, work)
+        view = cache_view(cache, work)
         beats_out = work / "beats.json"
         env = {**_job_env(job, work, cache), "LECTURE_BEATS_OUT": str(beats_out)}
         cmd = render._manim_command(job.clip, job.options, work, cache=view, span=job.span)
@@ -190,7 +190,7 @@ def render_shard(job: ShardJob, report: Report | None = None) -> ShardOutput:
         record = read_beats(beats_out) if beats_out.exists() else None
         srt = src.with_suffix(".srt")
         audio = {str(p): p.read_bytes() for p, _ in voice_placements(record)} if record and job.last else {}
-        _keep_new_cache_files(view, cache)
+        keep_new_cache_files(view, cache)
         output = ShardOutput(
             src.read_bytes(),
             record,

@@ -45,10 +45,19 @@ def probe(path: Path) -> VideoInfo:
 
 
 def save_last_frame(video: Path, png: Path) -> None:
-    """Write the video's final frame (the scene's summary still) as a PNG, atomically."""
+    """Write the video's final frame (the scene's summary still) as a PNG, atomically.
+
+    Decoding starts at the keyframe before the last second (the whole file
+    when its stream does not say how long it is), not at the first frame.
+    """
     last = None
     with av.open(str(video)) as container:
-        for frame in container.decode(video=0):
+        stream = container.streams.video[0]
+        stream.thread_type = "AUTO"
+        if stream.duration and stream.time_base:
+            last_second = (stream.start_time or 0) + max(0, stream.duration - int(1 / stream.time_base))
+            container.seek(last_second, stream=stream, backward=True)
+        for frame in container.decode(stream):
             last = frame
     if last is None:
         raise ValueError(f"{video} has no video frames")

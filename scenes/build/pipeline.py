@@ -19,13 +19,22 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
 from scenes.build import render
 from scenes.build.captions import to_srt
-from scenes.build.jobs import ClipOutput, ShardJob, join_clip, portable_toml, render_shard
+from scenes.build.jobs import (
+    ClipOutput,
+    ShardJob,
+    cache_view,
+    join_clip,
+    keep_new_cache_files,
+    portable_toml,
+    render_shard,
+)
 from scenes.build.progress import ProgressBoard
 from scenes.build.render import (
     RenderError,
@@ -48,18 +57,60 @@ __all__ = ["render_clips", "plan", "shard_counts"]
 
 
 def plan(
-    clips: Sequence[Clip], options: RenderOptions, cache: Path, work: Path, env: dict[str, str] | None
+    clips: Sequence[Clip],
+    options: RenderOptions,
+    cache: Path,
+    work: Path,
+    env: dict[str, str] | None,
+    processes: int = 1,
 ) -> dict[str, Timeline]:
-    """Prepare ``clips`` in one process (typeset, voice) and count their animations at ``options``' rate."""
+    """Prepare ``clips`` (typeset, voice) and count their animations at ``options``' rate.
+
+    The clips are shared out over up to ``processes`` processes, longest first;
+    with more than one, each typesets into its own copy of the TeX and text
+    caches (two manims must not write one text cache at once) and its new
+    files are added to ``cache`` afterwards. The voice cache is written by
+    renaming finished files into place, so they share it.
+    """
     work.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, "-m", "scenes.build.skipping", "plan", str(cache), options.quality]
-    log = work / "prepare.log"
-    render._run_manim(
-        clips[0], [*cmd, *(c.scene for c in clips)], log, None, env, what="preparing the scenes"
-    )
-    lines = [line[5:] for line in log.read_text().splitlines() if line.startswith("PLAN ")]
-    timelines = [Timeline.from_json(json.loads(line)) for line in lines]
+    groups = _groups(clips, processes)
+    with ThreadPoolExecutor(len(groups)) as pool:
+        found = pool.map(lambda k: _plan_group(groups, k, options, cache, work, env), range(len(groups)))
+        timelines = [t for group in found for t in group]
     return {t.scene: t for t in timelines}
+
+
+def _groups(clips: Sequence[Clip], processes: int) -> list[list[Clip]]:
+    """``clips`` in at most ``processes`` groups of about equal length (longest to the shortest group)."""
+    groups: list[list[Clip]] = [[] for _ in range(max(1, min(processes, len(clips))))]
+    for clip in sorted(clips, key=lambda c: -c.seconds):
+        min(groups, key=lambda g: sum(c.seconds for c in g)).append(clip)
+    return groups
+
+
+def _plan_group(
+    groups: list[list[Clip]],
+    k: int,
+    options: RenderOptions,
+    cache: Path,
+    work: Path,
+    env: dict[str, str] | None,
+) -> list[Timeline]:
+    """Plan ``groups[k]`` in one process (in a copy of the caches when there are other groups)."""
+    clips, n = groups[k], len(groups)
+    folder = work if n == 1 else work / f"prepare-{k + 1}of{n}"
+    if n > 1:
+        shutil.rmtree(folder, ignore_errors=True)
+    view = cache if n == 1 else cache_view(cache, folder)
+    log = folder / "prepare.log"
+    cmd = [sys.executable, "-m", "scenes.build.skipping", "plan", str(view), options.quality]
+    scenes = [c.scene for c in clips]
+    render._run_manim(clips[0], [*cmd, *scenes], log, None, env, what=f"preparing {', '.join(scenes)}")
+    if n > 1:
+        keep_new_cache_files(view, cache)
+        shutil.rmtree(view, ignore_errors=True)  # the log stays beside it
+    lines = [line[5:] for line in log.read_text().splitlines() if line.startswith("PLAN ")]
+    return [Timeline.from_json(json.loads(line)) for line in lines]
 
 
 def shard_counts(
@@ -227,10 +278,15 @@ def render_clips(
     scheduler: str | None = None,
     config: LectureConfig | None = None,
 ) -> list[RenderResult]:
-    """Render ``clips`` (split into ``shards``, default automatic) on a local pool or a dask cluster.
+    """Render ``clips`` on ``jobs`` local workers or a dask cluster, reporting progress on ``stream``.
 
-    See :func:`scenes.build.render.render_clips` for the other arguments;
-    ``config`` lets jobs on other machines bring the lecture file and recordings along.
+    ``extra(clip)`` is folded into each clip's inputs hash (the lecturer's
+    overrides); ``env`` is added to the manim processes' environment.
+    ``numbered`` names the clips ``NN-Scene`` by their position in ``clips``.
+    ``shards`` splits each clip into that many shards (default: chosen from
+    the clips' lengths and the workers); ``scheduler`` is a dask scheduler's
+    address (default: a local pool); ``config`` lets jobs on other machines
+    bring the lecture file and recordings along.
     """
     check_shards_option(shards, options)
     runner = connect(scheduler, max(1, jobs or os.cpu_count() or 1))
@@ -283,7 +339,8 @@ def _plan(build: _Build, stale: list[int], shards: int | None) -> list[_Clip]:
     start = time.monotonic()
     build.board.note(f"preparing {len(clips)} scene(s): typesetting TeX, speaking the narration")
     cache = build.out_dir.parent.parent
-    timelines = plan(clips, build.options, cache, build.out_dir.parent / ".work", build.env)
+    processes = min(build.runner.workers, os.cpu_count() or 1)  # the plan runs on this machine
+    timelines = plan(clips, build.options, cache, build.out_dir.parent / ".work", build.env, processes)
     missing = [c.scene for c in clips if c.scene not in timelines]
     if missing:
         raise RenderError(f"preparing the scenes gave no plan for {', '.join(missing)}")

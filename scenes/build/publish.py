@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -117,15 +118,19 @@ def publish_lecture(
     ``config`` is the lecture file the clips were rendered from: the page's
     Explore figures show its data (the defaults when None).
     """
-    entries, cue_lists = zip(*(_clip_entry(r, options) for r in results), strict=True)
     video = out_dir / f"{LECTURE_STEM}.{options.fmt}"
     manifest_path = out_dir / "manifest.json"
     previous = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
-    same_clips = [e["sha256"] for e in previous.get("clips", [])] == [e["sha256"] for e in entries]
-    if same_clips and video.exists():
-        starts = [c["start"] for c in previous["clips"]]
-    else:
-        starts = join_lecture([r.video for r in results], video)
+    same_clips = [e["sha256"] for e in previous.get("clips", [])] == [sha256(r.video) for r in results]
+    # the joined lecture, the clips' posters and their storyboards are written side by side
+    with ThreadPoolExecutor(max(1, min(len(results) + 1, os.cpu_count() or 1))) as pool:
+        joining = (
+            None
+            if same_clips and video.exists()
+            else pool.submit(join_lecture, [r.video for r in results], video)
+        )
+        entries, cue_lists = zip(*pool.map(lambda r: _clip_entry(r, options), results), strict=True)
+        starts = [c["start"] for c in previous["clips"]] if joining is None else joining.result()
     ends = [s + e["duration"] for s, e in zip(starts, entries, strict=True)]
     lecture_cues = [cue for s, cues in zip(starts, cue_lists, strict=True) for cue in shift(cues, s)]
     write_text_atomic(out_dir / f"{LECTURE_STEM}.srt", to_srt(lecture_cues))

@@ -23,16 +23,16 @@ import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING
 
 from scenes.build.prepare import cache_settings
 from scenes.lecture import Clip
 
 if TYPE_CHECKING:
-    from scenes.config import LectureConfig
+    pass
 
 __all__ = [
     "QUALITIES",
@@ -41,7 +41,6 @@ __all__ = [
     "RenderResult",
     "RenderError",
     "clip_inputs_hash",
-    "render_clips",
     "check_latex",
     "check_shards_option",
 ]
@@ -268,6 +267,8 @@ def render_clip(
     env: dict[str, str] | None = None,
 ) -> RenderResult:
     """Render one clip, unsharded (unless up to date), and publish it under ``out_dir``."""
+    from scenes.build.pipeline import render_clips  # the job graph builds on this module
+
     return render_clips(
         [clip], options, out_dir, jobs=1, extra=lambda _c: extra, env=env, force=force, shards=1
     )[0]
@@ -330,46 +331,3 @@ def _run_manim(
         tail = "".join(log_path.read_text().splitlines(keepends=True)[-15:])
         what = what or f"{clip.scene}: render"
         raise RenderError(f"{what} failed (manim exited with {code}); log: {log_path}\n{tail}")
-
-
-def render_clips(
-    clips: Sequence[Clip],
-    options: RenderOptions,
-    out_dir: Path,
-    *,
-    jobs: int | None = None,
-    extra: Callable[[Clip], str] | None = None,
-    env: dict[str, str] | None = None,
-    force: bool = False,
-    stream: TextIO | None = None,
-    numbered: bool = False,
-    shards: int | None = None,
-    scheduler: str | None = None,
-    config: LectureConfig | None = None,
-) -> list[RenderResult]:
-    """Render ``clips`` on ``jobs`` local workers or a dask cluster, reporting progress on ``stream``.
-
-    ``extra(clip)`` is folded into each clip's inputs hash (the lecturer's
-    overrides); ``env`` is added to the manim processes' environment.
-    ``numbered`` names the clips ``NN-Scene`` by their position in ``clips``.
-    ``shards`` splits each clip into that many shards (default: chosen from
-    the clips' lengths and the workers); ``scheduler`` is a dask scheduler's
-    address (default: a local pool); ``config`` lets jobs on other machines
-    bring the lecture file and recordings along. See :mod:`scenes.build.pipeline`.
-    """
-    from scenes.build.pipeline import render_clips as run  # the job graph builds on this module
-
-    return run(
-        clips,
-        options,
-        out_dir,
-        jobs=jobs,
-        extra=extra,
-        env=env,
-        force=force,
-        stream=stream,
-        numbered=numbered,
-        shards=shards,
-        scheduler=scheduler,
-        config=config,
-    )

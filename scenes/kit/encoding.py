@@ -8,19 +8,40 @@ length (the voice speaks over a still picture), so that conversion was about
 method with one that converts the frame once and encodes the same YUV frame
 ``n`` times with consecutive time stamps: the encoder receives identical
 input, so the video is the same (``tests/kit/test_encoding.py`` decodes both).
+
+It also gives x264 the ``superfast`` preset (unless ``[video_encoder.options]`` in
+``manim.cfg`` names one). Measured on TemperatureSweep at 1080p60 against a lossless
+render of the same frames: manim's default (``medium``, crf 23) gives 50.2 dB PSNR on
+average (worst frame 45.3 dB) in 3.9 MB and 218 CPU seconds; ``superfast`` at crf 23
+gives 51.5 dB (worst 47.6 dB) in 5.9 MB and 149 CPU seconds. The picture is as good or
+better, the file is 1.5x larger and still small for flat animation, and the render
+needs a third less CPU: on two cores running two renders, a third less wall time.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from typing import Any
 
 import av
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
-__all__ = ["install", "write_frame_once"]
+__all__ = ["PRESET", "install", "write_frame_once"]
+
+PRESET = "superfast"
+"""The x264 preset the lecture's segments are encoded with (see the module's notes)."""
 
 _ORIGINAL = VideoSegmentEncoder.write_frame
+_ORIGINAL_INIT = VideoSegmentEncoder.__init__
+
+
+def init_with_preset(self: Any, *, target: Any, spec: Any) -> None:
+    """Open the segment with :data:`PRESET` added to an x264 stream's options that name no preset."""
+    options = dict(spec.options)
+    if spec.codec == "libx264" and "preset" not in options:
+        spec = dataclasses.replace(spec, options=tuple(sorted({**options, "preset": PRESET}.items())))
+    _ORIGINAL_INIT(self, target=target, spec=spec)
 
 
 def write_frame_once(self: Any, pixels: Any, *, repeat: int = 1) -> None:
@@ -43,5 +64,6 @@ def write_frame_once(self: Any, pixels: Any, *, repeat: int = 1) -> None:
 
 
 def install() -> None:
-    """Make manim's segment encoder convert held frames once (idempotent)."""
+    """Make manim's segment encoder convert held frames once and use :data:`PRESET` (idempotent)."""
     VideoSegmentEncoder.write_frame = write_frame_once  # type: ignore[method-assign]
+    VideoSegmentEncoder.__init__ = init_with_preset  # type: ignore[method-assign]

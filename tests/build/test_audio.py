@@ -99,6 +99,21 @@ def test_true_peak_sees_between_the_samples() -> None:
     assert ebur128(x, SR)[1] == pytest.approx(-6.02, abs=0.1)
 
 
+def test_peak_envelope_equals_the_oversampled_signal() -> None:
+    # The polyphase FFT branches give what scipy's 4x resampler gives, sample for sample.
+    from scipy.signal import resample_poly
+
+    from scenes.build.audio import _INTERPOLATOR, OVERSAMPLING, _peak_envelope
+
+    rng = np.random.default_rng(7)
+    for shape in [(48_000,), (9_000, 2), (5,), (600_000,)]:  # the last in three blocks
+        x = rng.standard_normal(shape) * 0.3
+        up = np.abs(resample_poly(x, OVERSAMPLING, 1, axis=0, window=_INTERPOLATOR))
+        per_sample = np.maximum(np.abs(x), up.reshape(x.shape[0], OVERSAMPLING, *x.shape[1:]).max(axis=1))
+        want = per_sample if x.ndim == 1 else per_sample.max(axis=1)
+        np.testing.assert_allclose(_peak_envelope(x), want, rtol=0, atol=1e-12)
+
+
 def test_silence_and_short_signals() -> None:
     assert measure(np.zeros(SR), SR) == (-np.inf, -np.inf)
     assert measure(sine(0.3, 0.5), SR)[0] == -np.inf  # shorter than one 400 ms block

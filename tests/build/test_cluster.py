@@ -40,7 +40,7 @@ def _start(args: list[str], log: Path) -> subprocess.Popen:
             cwd=REPO,
             stdout=out,
             stderr=subprocess.STDOUT,
-            env=clean_env(),
+            env={**clean_env(), "TMPDIR": str(log.parent)},  # a killed worker leaves its files here
             start_new_session=True,  # killing its group kills the worker and its manim, like a crash
         )
 

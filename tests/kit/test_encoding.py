@@ -46,3 +46,26 @@ def test_install_replaces_the_method_and_is_idempotent():
         assert VideoSegmentEncoder.write_frame is encoding.write_frame_once
     finally:
         VideoSegmentEncoder.write_frame = saved
+
+
+def _segment(tmp_path, codec: str, options: dict[str, str], suffix: str = "mp4") -> bytes:
+    from fractions import Fraction
+
+    from manim._config.video_encoder import VideoEncoderSpec
+
+    spec = VideoEncoderSpec(suffix, codec, "yuv420p", 64, 64, Fraction(15), tuple(sorted(options.items())))
+    target = tmp_path / f"{codec}-{len(options)}.{suffix}"
+    segment = VideoSegmentEncoder(target=target, spec=spec)
+    segment.write_frame(np.zeros((64, 64, 4), np.uint8), repeat=3)
+    segment.finish()
+    return target.read_bytes()
+
+
+def test_x264_segments_get_the_preset_unless_one_is_named(tmp_path):
+    # x264 writes its settings into the stream: superfast searches with subme=1, medium with subme=7.
+    encoding.install()
+    assert encoding.PRESET == "superfast"
+    assert b"subme=1 " in _segment(tmp_path, "libx264", {"crf": "23"})
+    assert b"subme=7 " in _segment(tmp_path, "libx264", {"crf": "23", "preset": "medium"})
+    vp9 = _segment(tmp_path, "libvpx-vp9", {"crf": "23"}, "webm")  # other codecs are left alone
+    assert len(vp9) > 0
