@@ -9,6 +9,10 @@ from attnmath._validate import FloatArray, check_int
 __all__ = ["noisy_sine"]
 
 
+RETRIEVAL_SCORES: tuple[float, ...] = (1.2, 0.4, 2.6, 1.9, 0.8, 3.0, 1.5, 0.3, 2.2, 1.0, 2.8, 0.6)
+"""The twelve memory items' scores that section 3 sweeps the temperature over (its default)."""
+
+
 def noisy_sine(n: int, *, noise: float = 0.25, seed: int = 0) -> tuple[FloatArray, FloatArray]:
     r"""Sorted positions :math:`x_i \sim U(0, 1)` and :math:`y_i = \sin(2\pi x_i) + \varepsilon_i`.
 

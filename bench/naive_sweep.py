@@ -1,7 +1,9 @@
 """The temperature sweep written the straightforward way, for ``make bench`` to compare against.
 
 ``always_redraw`` rebuilds a ``BarChart`` and a ``MathTex`` readout on every
-frame. Not part of the lecture.
+frame. Not part of the lecture, and plain manim: it imports nothing of
+``scenes`` (whose kit would install the lecture's encoder settings and SVG cache),
+so it runs as a straightforward scene would.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import numpy as np
 from manim import DOWN, UP, BarChart, MathTex, Scene, ValueTracker, always_redraw, linear
 
 from attnmath import entropy, softmax
-from scenes.s3_softmax_temperature import TemperatureSweep
+from attnmath.datasets import RETRIEVAL_SCORES
 
 SECONDS = 4.0
 
@@ -19,7 +21,7 @@ class NaiveTemperatureSweep(Scene):
     """Rebuilds everything every frame."""
 
     def construct(self) -> None:
-        s = np.asarray(TemperatureSweep.scores)
+        s = np.asarray(RETRIEVAL_SCORES)
         log_tau = ValueTracker(-2.0)
 
         def weights() -> np.ndarray:

@@ -25,6 +25,7 @@ from manim import (
 )
 
 from attnmath import SweepResult, classify_regime, softmax, solve_retrieval, temperature_sweep
+from attnmath.datasets import RETRIEVAL_SCORES
 from scenes.kit import theme
 from scenes.kit.base import LectureScene
 from scenes.kit.flow import baseline_of
@@ -52,20 +53,7 @@ class TemperatureSweep(LectureScene):
     section = "Section 3"
     title = "Softmax is the entropy-regularised retrieval rule"
 
-    scores: ClassVar[tuple[float, ...]] = (
-        1.2,
-        0.4,
-        2.6,
-        1.9,
-        0.8,
-        3.0,
-        1.5,
-        0.3,
-        2.2,
-        1.0,
-        2.8,
-        0.6,
-    )
+    scores: ClassVar[tuple[float, ...]] = RETRIEVAL_SCORES
     tau_range: ClassVar[tuple[float, float]] = (0.01, 100.0)
     # (temperature to stop at, seconds to get there): one stop inside each regime.
     stops: ClassVar[tuple[tuple[float, float], ...]] = ((0.04, 1.5), (0.6, 4.0), (100.0, 4.5))
