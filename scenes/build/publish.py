@@ -39,7 +39,7 @@ def sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _clip_entry(result: RenderResult, options: RenderOptions) -> tuple[dict[str, Any], list]:
+def _clip_entry(result: RenderResult, options: RenderOptions, digest: str) -> tuple[dict[str, Any], list]:
     """Manifest entry of one clip; writes its clamped SRT, its VTT and (if stale) its poster."""
     info = probe(result.video)
     cues = clamp(parse_srt(result.captions.read_text()), info.duration) if result.captions else []
@@ -62,7 +62,7 @@ def _clip_entry(result: RenderResult, options: RenderOptions) -> tuple[dict[str,
         "duration": round(info.duration, 3),
         "captions": {"srt": srt.name, "vtt": vtt.name},
         "poster": poster.name,
-        "sha256": sha256(result.video),
+        "sha256": digest,
         "audio": probe_audio(result.video),
         "beats": beats,
         "storyboard": storyboard,
@@ -121,7 +121,8 @@ def publish_lecture(
     video = out_dir / f"{LECTURE_STEM}.{options.fmt}"
     manifest_path = out_dir / "manifest.json"
     previous = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
-    same_clips = [e["sha256"] for e in previous.get("clips", [])] == [sha256(r.video) for r in results]
+    digests = [sha256(r.video) for r in results]
+    same_clips = [e["sha256"] for e in previous.get("clips", [])] == digests
     # the joined lecture, the clips' posters and their storyboards are written side by side
     with ThreadPoolExecutor(max(1, min(len(results) + 1, os.cpu_count() or 1))) as pool:
         joining = (
@@ -129,7 +130,8 @@ def publish_lecture(
             if same_clips and video.exists()
             else pool.submit(join_lecture, [r.video for r in results], video)
         )
-        entries, cue_lists = zip(*pool.map(lambda r: _clip_entry(r, options), results), strict=True)
+        made = pool.map(lambda r, d: _clip_entry(r, options, d), results, digests)
+        entries, cue_lists = zip(*made, strict=True)
         starts = [c["start"] for c in previous["clips"]] if joining is None else joining.result()
     ends = [s + e["duration"] for s, e in zip(starts, entries, strict=True)]
     lecture_cues = [cue for s, cues in zip(starts, cue_lists, strict=True) for cue in shift(cues, s)]

@@ -70,6 +70,11 @@ def test_one_thumbnail_per_beat_with_its_text(lecture, opened):
                 assert img.format == "JPEG" and img.size == THUMB_SIZE
     strip = page.locator("#section-TemperatureSweep button.beat")
     strip.first.scroll_into_view_if_needed()
+    loaded = "els => els.every((e) => e.complete && e.naturalWidth > 0)"
+    page.wait_for_function(  # lazy images load after they scroll into view, not at once
+        f"({loaded})(Array.from(document.querySelectorAll('#section-TemperatureSweep button.beat img')))",
+        timeout=10_000,
+    )
     assert strip.locator("img").evaluate_all("els => els.every((e) => e.complete && e.naturalWidth > 0)")
 
 
