@@ -99,8 +99,9 @@ def test_clicking_or_pressing_enter_on_a_thumbnail_seeks_its_clip(lecture, opene
     strip.nth(1).focus()
     page.keyboard.press("Enter")
     assert page.evaluate(f"{video}.currentTime") == pytest.approx(clip["beats"][1]["start"], abs=1e-6)
-    page.wait_for_function(
-        "document.querySelector('#section-KernelRegressionCollapse [aria-current]') !== null"
+    page.wait_for_function(  # the mark follows the seek's timeupdate; the click before marked beat 3
+        "document.querySelectorAll('#section-KernelRegressionCollapse button.beat')[1]"
+        ".getAttribute('aria-current') === 'true'"
     )
     assert strip.nth(1).get_attribute("aria-current") == "true"
 
