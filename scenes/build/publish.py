@@ -19,7 +19,7 @@ import av
 import manim
 
 from scenes.build.captions import chapters_vtt, clamp, parse_srt, shift, to_srt, to_vtt
-from scenes.build.media import concat_videos, probe, save_last_frame
+from scenes.build.media import audio_format, concat_videos, probe, save_last_frame
 from scenes.build.page import render_page, write_storyboard
 from scenes.build.render import RenderOptions, RenderResult, write_text_atomic
 from scenes.build.soundtrack import join_voices, manifest_beats, mux_voice, read_beats
@@ -80,15 +80,22 @@ def probe_audio(video: Path) -> dict[str, Any] | None:
 
 
 def join_lecture(videos: Sequence[Path], out: Path) -> list[float]:
-    """Join the clips' video without re-encoding and lay their voices on one track; returns clip starts."""
+    """Join the clips without re-encoding; returns clip starts.
+
+    When every clip carries the same audio format (the usual case: each
+    clip's voice already normalised and checked), the audio packets are
+    copied too. When only some clips speak, their voices are decoded, laid
+    on one track and encoded once, normalised like a clip's.
+    """
+    formats = {audio_format(v) for v in videos}
+    if len(formats) == 1:
+        return concat_videos(videos, out, audio=None not in formats)
     joined = out.with_name(f".{out.stem}.video{out.suffix}")
     try:
         starts = concat_videos(videos, joined)
         track = join_voices(videos, starts, probe(joined).duration)
-        if track is None:
-            os.replace(joined, out)
-        else:
-            mux_voice(joined, track, out)
+        assert track is not None  # the formats differ, so some clip speaks
+        mux_voice(joined, track, out)
     finally:
         joined.unlink(missing_ok=True)
     return starts

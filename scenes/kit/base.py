@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, ValueTracker, VGroup, config, linear
 
-from scenes.kit import encoding, svgcache, theme
+from scenes.kit import encoding, pathcache, svgcache, theme
 from scenes.kit.narration import BREATH, Narrator, Spoken
 from scenes.kit.widgets import label, wrapped
 
@@ -19,6 +19,7 @@ __all__ = ["LectureScene", "live_parts"]
 
 encoding.install()  # held frames are converted to YUV once, not once per repeat; x264 superfast
 svgcache.install()  # text and TeX parsed by an earlier render are loaded from disk
+pathcache.install()  # shapes unchanged since the last frame reuse their cairo path
 
 
 def live_parts(mob: Mobject) -> tuple[list[Mobject], list[Mobject]]:

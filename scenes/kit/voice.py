@@ -13,9 +13,11 @@ aligner (:func:`speech_onsets`) clean gaps. All three engines are deterministic
 (the same text gives byte-identical audio on every run), and all three have a
 rate control; festival's is the HTS engine's speed factor ``-r``, and at 0.9 it
 speaks lecture sentences at about 151 words a minute (six sentences, silence
-trimmed) against 167 at its default. The price is speed: about 0.6 s to
-synthesise a sentence (0.35 s of it starting festival) against 0.1 s for flite
-and 0.02 s for espeak-ng, which the cache pays once per text.
+trimmed) against 167 at its default. The price is speed: ``text2wave`` takes
+about 0.5 s a sentence, 0.4 s of it starting festival, against 0.1 s for flite
+and 0.02 s for espeak-ng. So festival is started once per process and kept
+running (:mod:`scenes.kit.festival`, the same bytes as ``text2wave``), and the
+cache pays for each text once.
 
 Making text speakable
 ---------------------
@@ -37,7 +39,6 @@ import hashlib
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 import unicodedata
 import warnings
@@ -45,6 +46,8 @@ from pathlib import Path
 
 import numpy as np
 from scipy.io import wavfile
+
+from scenes.kit import festival
 
 __all__ = [
     "ENGINE",
@@ -71,7 +74,7 @@ _VOICE = "cmu_us_slt_arctic_hts"
 _EVAL = f'(begin (voice_{_VOICE}) (set! hts_engine_params (append hts_engine_params \'(("-r" {RATE})))))'
 _RULES = 1  # bump when speakable() changes what is said
 
-ENGINE = f"festival text2wave/{_VOICE}/r={RATE}/trim={LEAD},{TAIL}/speakable-v{_RULES}"
+ENGINE = f"festival text2wave/{_VOICE}/r={RATE}/trim={LEAD},{TAIL}/speakable-v{_RULES}"  # (kept: same bytes)
 """Engine, voice and settings; part of every cache key, so changing any of them re-synthesises."""
 
 SILENT_PEAK_DBFS = -45.0  # a recording whose peak is below this is silent,
@@ -180,22 +183,20 @@ def _key(text: str) -> str:
 
 
 def _run_engine(spoken: str, folder: Path) -> tuple[int, np.ndarray]:
-    exe = shutil.which("text2wave")
-    if exe is None:
-        raise VoiceError(f"festival's text2wave is not installed: run {INSTALL}")
-    fd, raw = tempfile.mkstemp(dir=folder, prefix=".raw-", suffix=".wav")
-    os.close(fd)
+    """Speak ``spoken`` with this process's festival (:mod:`scenes.kit.festival`); rate and mono samples."""
+    if shutil.which("festival") is None:
+        raise VoiceError(f"festival is not installed: run {INSTALL}")
+    stem = Path(tempfile.mkdtemp(dir=folder, prefix=".raw-"))
     try:
-        run = subprocess.run(
-            [exe, "-eval", _EVAL, "-o", raw], input=spoken, capture_output=True, text=True, check=False
-        )
-        if run.returncode != 0 or os.path.getsize(raw) == 0:
-            detail = (run.stderr.strip().splitlines() or ["no output"])[-1]
-            raise VoiceError(f"festival failed ({detail}); is the voice installed? run {INSTALL}")
-        sr, samples = _read(Path(raw))
+        (stem / "text.txt").write_text(spoken)
+        try:
+            festival.speak(_EVAL, stem / "text.txt", stem / "speech.wav")
+        except festival.FestivalError as error:
+            raise VoiceError(f"festival failed ({error}); is the voice installed? run {INSTALL}") from None
+        sr, samples = _read(stem / "speech.wav")
         return sr, samples.mean(axis=1)
     finally:
-        os.unlink(raw)
+        shutil.rmtree(stem, ignore_errors=True)
 
 
 def _trim(samples: np.ndarray, sr: int) -> np.ndarray:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import struct
+import subprocess
 import wave
 from pathlib import Path
 
@@ -12,7 +14,7 @@ import numpy as np
 import pytest
 from scipy.io import wavfile
 
-from scenes.kit import voice
+from scenes.kit import festival, voice
 from scenes.kit.voice import (
     ENGINE,
     BadRecording,
@@ -24,7 +26,7 @@ from scenes.kit.voice import (
     wav_info,
 )
 
-needs_festival = pytest.mark.skipif(shutil.which("text2wave") is None, reason=voice.INSTALL)
+needs_festival = pytest.mark.skipif(shutil.which("festival") is None, reason=voice.INSTALL)
 
 SR = 48000
 TWO_SENTENCES = "The query meets every key. The weights add up to one."
@@ -125,6 +127,37 @@ def test_a_failed_write_leaves_no_file(tmp_path: Path, monkeypatch) -> None:
     with pytest.raises(OSError, match="disk full"):
         synthesise("One more sentence.", tmp_path)
     assert list(tmp_path.iterdir()) == []
+
+
+@needs_festival
+def test_one_festival_speaks_every_text_as_text2wave_does(tmp_path: Path) -> None:
+    """The running festival writes the very bytes that ``text2wave`` writes, text after text."""
+    texts = [TWO_SENTENCES, "Hi.", 'A "quoted" word, k effective, and tau 0.5.', TWO_SENTENCES]
+    for k, text in enumerate(texts):
+        (tmp_path / f"{k}.txt").write_text(text)
+        festival.speak(voice._EVAL, tmp_path / f"{k}.txt", tmp_path / f"{k}-kept.wav")
+        alone = subprocess.run(
+            ["text2wave", "-eval", voice._EVAL, "-o", str(tmp_path / f"{k}-alone.wav")],
+            input=text,
+            text=True,
+            capture_output=True,
+            check=True,
+        )
+        assert not alone.stderr.strip()
+        assert (tmp_path / f"{k}-kept.wav").read_bytes() == (tmp_path / f"{k}-alone.wav").read_bytes(), text
+    assert len([f for (pid, _), f in festival._RUNNING.items() if pid == os.getpid()]) == 1  # one process
+
+
+@needs_festival
+def test_a_festival_that_stops_is_started_again(tmp_path: Path) -> None:
+    (tmp_path / "t.txt").write_text("Hello again.")
+    festival.speak(voice._EVAL, tmp_path / "t.txt", tmp_path / "a.wav")
+    running = festival._RUNNING[os.getpid(), voice._EVAL]
+    running._proc.kill()
+    running._proc.wait()
+    festival.speak(voice._EVAL, tmp_path / "t.txt", tmp_path / "b.wav")
+    assert (tmp_path / "a.wav").read_bytes() == (tmp_path / "b.wav").read_bytes()
+    assert festival._RUNNING[os.getpid(), voice._EVAL] is not running
 
 
 def test_missing_engine_names_the_package(tmp_path: Path, monkeypatch) -> None:
