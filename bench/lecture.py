@@ -16,7 +16,10 @@ over the workers longest job first. A clip is cut into the shards the build's ow
 gives (scenes.build.shards.auto_shards) for the course's clips and that many workers;
 each shard costs the clip's measured render over n, plus a start-up (import, building
 the scene, skipping to its range) taken as the prepare step's time per scene, for every
-shard but the first.
+shard but the first. A build whose clips are not cut skips the prepare step (each render
+typesets and speaks for itself); the model then takes the start-up as
+``scenes.build.shards.SHARD_STARTUP`` and, for a course whose clips are cut, a prepare
+step of one start-up per scene.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from scenes.build.shards import Timeline, auto_shards, min_shard_seconds  # noqa: E402
+from scenes.build.shards import SHARD_STARTUP, Timeline, auto_shards, min_shard_seconds  # noqa: E402
 
 RESOLUTION = {"l": "480p15", "m": "720p30", "h": "1080p60", "k": "2160p60"}
 BOARD = r"\[[^\]]*?(\d+\.\d)s\] "  # the elapsed seconds at the start of each progress line
@@ -53,17 +56,19 @@ class Costs:
 def measured(log: str, wall: float, manifest: dict) -> Costs:
     """Read the build's progress lines: shard renders, clip totals, the prepare step, the last clip's time."""
     renders: dict[str, float] = {}
-    for _, scene, seconds in re.findall(BOARD + r"(\S+)(?: \[\d+/\d+\])?: rendered in ([\d.]+)s\n", log):
+    counted: dict[str, int] = {}
+    shard_line = BOARD + r"(\S+)(?: \[\d+/\d+\])?: rendered in ([\d.]+)s \((\d+) animations\)\n"
+    for _, scene, seconds, count in re.findall(shard_line, log):
         renders[scene] = renders.get(scene, 0.0) + float(seconds)
+        counted[scene] = counted.get(scene, 0) + int(count)
     totals = {s: float(t) for _, s, t in re.findall(BOARD + r"(\S+): rendered in ([\d.]+)s.* -> ", log)}
     plan = re.search(r"planned in ([\d.]+)s; shards: (.*)", log)
     ready = re.search(BOARD + "all clips ready", log)
-    if plan is None or ready is None:
+    if ready is None or not renders:
         raise RuntimeError(f"unexpected build output:\n{log}")
-    animations = {s: int(a) for s, a in re.findall(r"(\S+) \d+ \((\d+) animations\)", plan[2])}
     durations = {c["scene"]: c["duration"] for c in manifest["clips"]}
-    scenes = {s: (renders[s], totals[s] - renders[s], durations[s], animations[s]) for s in renders}
-    costs = Costs(scenes, float(plan[1]), wall - float(ready[1]))
+    scenes = {s: (renders[s], totals[s] - renders[s], durations[s], counted[s]) for s in renders}
+    costs = Costs(scenes, float(plan[1]) if plan else 0.0, wall - float(ready[1]))
     renders_s, joins_s = sum(r for r, _, _, _ in scenes.values()), sum(j for _, j, _, _ in scenes.values())
     print(
         f"         where the time went: prepare {costs.prepare:.0f} s; renders {renders_s:.0f} s and joins "
@@ -83,9 +88,11 @@ def longest_first(jobs: list[float], workers: int) -> float:
 
 def predict(costs: Costs, quality: str, lectures: int, workers: int) -> float:
     """Predicted wall seconds of a course of ``lectures`` such lectures on ``workers`` (model above)."""
-    startup = costs.prepare / len(costs.scenes)
+    startup = costs.prepare / len(costs.scenes) if costs.prepare else SHARD_STARTUP
     timelines = [Timeline(s, 60.0, d, ((1, False),) * a) for s, (_, _, d, a) in costs.scenes.items()]
     share = auto_shards(timelines * lectures, workers, min_shard_seconds(quality))
+    cut = any(n > 1 for n in share.values())  # then each lecture is planned first
+    prepare = costs.prepare or (startup * len(costs.scenes) if cut else 0.0)
     shards = [
         render / share[s] + startup * (share[s] - 1) / share[s]
         for s, (render, _, _, _) in costs.scenes.items()
@@ -93,7 +100,7 @@ def predict(costs: Costs, quality: str, lectures: int, workers: int) -> float:
     ]
     joins = [join for _, join, _, _ in costs.scenes.values()]
     return (
-        longest_first([costs.prepare] * lectures, workers)
+        longest_first([prepare] * lectures, workers)
         + longest_first(shards * lectures, workers)
         + longest_first(joins * lectures, workers)
         + longest_first([costs.publish] * lectures, workers)

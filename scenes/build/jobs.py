@@ -187,6 +187,7 @@ def render_shard(job: ShardJob, report: Report | None = None) -> ShardOutput:
             job.clip, cmd, work / "manim.log", lambda _c, s: say(job.label, s), env, f"{job.label}: render"
         )
         src = render._find_output(work, job.clip, job.options)
+        animations = len(list(src.parent.glob(f"partial_movie_files/{job.clip.scene}/*{src.suffix}")))
         record = read_beats(beats_out) if beats_out.exists() else None
         srt = src.with_suffix(".srt")
         audio = {str(p): p.read_bytes() for p, _ in voice_placements(record)} if record and job.last else {}
@@ -198,7 +199,7 @@ def render_shard(job: ShardJob, report: Report | None = None) -> ShardOutput:
             audio,
             time.monotonic() - start,
         )
-    say(job.label, f"rendered in {output.seconds:.1f}s")
+    say(job.label, f"rendered in {output.seconds:.1f}s ({animations} animations)")
     return output
 
 

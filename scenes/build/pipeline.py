@@ -53,7 +53,7 @@ from scenes.build.soundtrack import beat_cues
 from scenes.config import LectureConfig
 from scenes.lecture import Clip
 
-__all__ = ["render_clips", "plan", "shard_counts"]
+__all__ = ["render_clips", "plan", "plan_needed", "shard_counts"]
 
 
 def plan(
@@ -185,7 +185,10 @@ class _Build:
             self.board.expect(len(flight.spans))
             costs = animation_costs(flight.timeline)
             for k, span in enumerate(flight.spans):
-                cost = float(costs.sum() if span is None else costs[span[0] : span[1] + 1].sum())
+                if not flight.timeline.animations:  # unplanned: its estimated length
+                    cost = flight.timeline.duration
+                else:
+                    cost = float(costs.sum() if span is None else costs[span[0] : span[1] + 1].sum())
                 order.append((cost, flight, k))
         futures = {}
         for cost, flight, k in sorted(order, key=lambda o: -o[0]):
@@ -331,11 +334,50 @@ def _current(build: _Build, force: bool) -> dict[int, RenderResult]:
     return results
 
 
+def plan_needed(clips: Sequence[Clip], options: RenderOptions, shards: int | None, workers: int) -> bool:
+    """Whether a clip may be cut into shards, so the scenes must be planned (dry-run) first.
+
+    ``--shards 1`` and gif never cut. Otherwise the clips' estimated lengths
+    (``Clip.seconds``, grown by :data:`ESTIMATE_MARGIN`) are shared out as
+    :func:`~scenes.build.shards.auto_shards` would share them: when no clip
+    could outgrow its share, every clip renders whole, and each render
+    typesets its TeX and speaks its narration itself.
+    """
+    if options.fmt == "gif" or shards == 1:
+        return False
+    if shards is not None:
+        return True
+    if workers <= 1:
+        return False  # one worker never cuts a clip
+    share = max(sum(c.seconds for c in clips) / max(1, workers), min_shard_seconds(options.quality))
+    return any(c.seconds * ESTIMATE_MARGIN > share for c in clips)
+
+
+ESTIMATE_MARGIN = 1.5
+"""How much longer than its estimate a clip may turn out (the lecture's are within 10%)."""
+
+
+def _whole(build: _Build, stale: list[int]) -> list[_Clip]:
+    """The stale clips, each one shard, unplanned: ordered by their estimated lengths."""
+    rate = float(build.options.resolution.split("p")[-1])  # 480p15 -> 15
+    flights = [
+        _Clip(i, build.clips[i], Timeline(build.clips[i].scene, rate, build.clips[i].seconds, ()), [None])
+        for i in stale
+    ]
+    build.board.note(
+        f"{len(flights)} clip(s), none to cut into shards on {build.runner.workers} worker(s): each renders "
+        "whole, typesetting and speaking as it goes"
+    )
+    return flights
+
+
 def _plan(build: _Build, stale: list[int], shards: int | None) -> list[_Clip]:
-    """Plan the stale clips and cut each into its shards."""
+    """Plan the stale clips and cut each into its shards (no plan when none can be cut)."""
     if not stale:
         return []
     clips = [build.clips[i] for i in stale]
+    if build.local and not plan_needed(clips, build.options, shards, build.runner.workers):
+        return _whole(build, stale)
     start = time.monotonic()
     build.board.note(f"preparing {len(clips)} scene(s): typesetting TeX, speaking the narration")
     cache = build.out_dir.parent.parent

@@ -295,6 +295,24 @@ def test_each_caption_starts_with_its_speech(build):
         assert spans[-1][1] <= clip["beats"][-1]["end"] + 0.05
 
 
+def test_the_lecture_speaks_where_its_captions_say(build):
+    """The lecture's track is the clips' packets laid end to end: each cue still starts with its speech."""
+    from scenes.build.soundtrack import decode_audio
+    from scenes.kit.voice import speech_onsets
+
+    out = build["out"]
+    spans = speech_onsets(decode_audio(out / "lecture.mp4"), 48000, min_pause=0.2)
+    starts = np.array([s for s, _ in spans])
+    cues = parse_srt((out / "lecture.srt").read_text())
+    assert len(cues) == sum(len(parse_srt((out / f"{c}.srt").read_text())) for c in _clip_stems(out))
+    for cue in cues:
+        assert np.min(np.abs(starts - cue.start)) <= 0.25, cue
+
+
+def _clip_stems(out: Path) -> list[str]:
+    return [Path(c["file"]).stem for c in json.loads((out / "manifest.json").read_text())["clips"]]
+
+
 def render_title(tmp_path, *extra: str, config: str = "") -> tuple[subprocess.CompletedProcess[str], Path]:
     """Render LectureTitle alone (the shortest scene) into ``tmp_path``."""
     lecture = tmp_path / "lecture.toml"
@@ -317,6 +335,9 @@ def render_title(tmp_path, *extra: str, config: str = "") -> tuple[subprocess.Co
 def test_voice_none_renders_silent_clips_with_the_same_timing(build, tmp_path):
     proc, folder = render_title(tmp_path, "--voice", "none", config=CONFIG)  # the same narration
     assert proc.returncode == 0, proc.stderr[-2000:]
+    # one short clip is never cut, so it renders without the prepare step the two-scene build ran
+    assert "none to cut into shards" in proc.stderr and "preparing" not in proc.stderr
+    assert "preparing" in build["first"].stderr
     voiced = json.loads((build["out"] / "manifest.json").read_text())["clips"][0]
     with av.open(str(folder / "LectureTitle.mp4")) as container:
         assert not container.streams.audio
