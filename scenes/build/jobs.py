@@ -187,7 +187,8 @@ def render_shard(job: ShardJob, report: Report | None = None) -> ShardOutput:
             job.clip, cmd, work / "manim.log", lambda _c, s: say(job.label, s), env, f"{job.label}: render"
         )
         src = render._find_output(work, job.clip, job.options)
-        animations = len(list(src.parent.glob(f"partial_movie_files/{job.clip.scene}/*{src.suffix}")))
+        segments = (src.parent / "partial_movie_files" / job.clip.scene).glob("*")
+        animations = sum(1 for p in segments if p.suffix != ".txt")  # one segment per animation
         record = read_beats(beats_out) if beats_out.exists() else None
         srt = src.with_suffix(".srt")
         audio = {str(p): p.read_bytes() for p, _ in voice_placements(record)} if record and job.last else {}

@@ -248,7 +248,9 @@ def _manim_command(
 
 
 def _find_output(work: Path, clip: Clip, options: RenderOptions) -> Path:
-    matches = sorted(work.glob(f"videos/{clip.module}/*/{clip.scene}.{options.fmt}"))
+    """The clip manim wrote in ``work`` (a gif is named ``<Scene>_ManimCE_v<version>.gif``)."""
+    found = work.glob(f"videos/{clip.module}/*/{clip.scene}*.{options.fmt}")
+    matches = sorted(p for p in found if p.stem == clip.scene or p.stem.startswith(f"{clip.scene}_ManimCE_v"))
     if not matches:
         raise RenderError(f"{clip.scene}: render failed: manim wrote no .{options.fmt} under {work}")
     return matches[0]

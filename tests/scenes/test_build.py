@@ -349,6 +349,21 @@ def test_voice_none_renders_silent_clips_with_the_same_timing(build, tmp_path):
     assert {b["voice"] for b in beats} == {"none"}
 
 
+def test_a_gif_clip_is_found_under_manims_gif_name_and_published(tmp_path):
+    """Manim names a gif ``<Scene>_ManimCE_v<version>.gif``; the build publishes it as ``<Scene>.gif``."""
+    from PIL import Image
+
+    media = tmp_path / "media"
+    proc = run_cli("render", "LectureTitle", "--quality", "l", "--format", "gif", "--media-dir", str(media))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "LectureTitle: rendered in" in proc.stderr and "(10 animations)" in proc.stderr
+    gif = media / "clips" / "480p15-gif" / "LectureTitle.gif"
+    with Image.open(gif) as image:
+        assert image.format == "GIF" and image.size == (854, 480)
+        beats = json.loads(gif.with_suffix(".beats.json").read_text())["beats"]
+        assert image.n_frames == pytest.approx(beats[-1]["end"] * 15, abs=2)  # every frame at 15 fps
+
+
 def test_recordings_replace_the_draft_and_bad_ones_are_reported(tmp_path):
     from scipy.io import wavfile
 
