@@ -122,7 +122,10 @@ def concat_videos(paths: Sequence[Path], out: Path, audio: bool = False) -> list
     return starts
 
 
-def _matching_video(src: av.container.InputContainer, template: av.video.stream.VideoStream, path: Path):
+def _matching_video(
+    src: av.container.InputContainer, template: av.video.stream.VideoStream, path: Path
+) -> av.video.stream.VideoStream:
+    """``src``'s video stream; ValueError unless it has the first clip's codec and size."""
     stream = src.streams.video[0]
     if stream.codec_context.name != template.codec_context.name or (
         stream.codec_context.width,
