@@ -130,7 +130,7 @@ class _Clip:
 
     index: int
     clip: Clip
-    timeline: Timeline
+    timeline: Timeline | None  # None: rendered whole without a plan
     spans: list[tuple[int, int] | None]
     shards: list[Any] = field(default_factory=list)
     waiting: int = 0  # shards not yet finished
@@ -183,12 +183,8 @@ class _Build:
         order = []
         for flight in flights:
             self.board.expect(len(flight.spans))
-            costs = animation_costs(flight.timeline)
             for k, span in enumerate(flight.spans):
-                if not flight.timeline.animations:  # unplanned: its estimated length
-                    cost = flight.timeline.duration
-                else:
-                    cost = float(costs.sum() if span is None else costs[span[0] : span[1] + 1].sum())
+                cost = flight.clip.seconds if flight.timeline is None else _span_cost(flight.timeline, span)
                 order.append((cost, flight, k))
         futures = {}
         for cost, flight, k in sorted(order, key=lambda o: -o[0]):
@@ -202,7 +198,8 @@ class _Build:
     def join(self, flight: _Clip, report: Callable[[str, str], None]) -> None:
         """Submit the clip's join, once its shards are done."""
         work = self.out_dir.parent / ".work" / self.options.variant / flight.clip.scene / "join"
-        frames = sum(f for f, _ in flight.timeline.animations) if len(flight.spans) > 1 else None
+        timeline = flight.timeline if len(flight.spans) > 1 else None  # sharded clips are planned
+        frames = sum(f for f, _ in timeline.animations) if timeline is not None else None
         args = (flight.clip, self.options, flight.shards, frames, str(work) if self.local else None, report)
         flight.join = self.runner.submit(f"join-{flight.clip.scene}", join_clip, *args, priority=1e9)
 
@@ -257,6 +254,12 @@ class _Build:
             self.runner.stop(list(pending))
             raise
         return results
+
+
+def _span_cost(timeline: Timeline, span: tuple[int, int] | None) -> float:
+    """Estimated cost of animations ``span`` (None: all) of a planned clip, in drawn frames."""
+    costs = animation_costs(timeline)
+    return float(costs.sum() if span is None else costs[span[0] : span[1] + 1].sum())
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
@@ -334,6 +337,10 @@ def _current(build: _Build, force: bool) -> dict[int, RenderResult]:
     return results
 
 
+ESTIMATE_MARGIN = 1.5
+"""How much longer than its estimate a clip may turn out (the lecture's are within 10%)."""
+
+
 def plan_needed(clips: Sequence[Clip], options: RenderOptions, shards: int | None, workers: int) -> bool:
     """Whether a clip may be cut into shards, so the scenes must be planned (dry-run) first.
 
@@ -349,21 +356,13 @@ def plan_needed(clips: Sequence[Clip], options: RenderOptions, shards: int | Non
         return True
     if workers <= 1:
         return False  # one worker never cuts a clip
-    share = max(sum(c.seconds for c in clips) / max(1, workers), min_shard_seconds(options.quality))
+    share = max(sum(c.seconds for c in clips) / workers, min_shard_seconds(options.quality))
     return any(c.seconds * ESTIMATE_MARGIN > share for c in clips)
 
 
-ESTIMATE_MARGIN = 1.5
-"""How much longer than its estimate a clip may turn out (the lecture's are within 10%)."""
-
-
 def _whole(build: _Build, stale: list[int]) -> list[_Clip]:
-    """The stale clips, each one shard, unplanned: ordered by their estimated lengths."""
-    rate = float(build.options.resolution.split("p")[-1])  # 480p15 -> 15
-    flights = [
-        _Clip(i, build.clips[i], Timeline(build.clips[i].scene, rate, build.clips[i].seconds, ()), [None])
-        for i in stale
-    ]
+    """The stale clips, each one shard, unplanned (ordered by their estimated lengths)."""
+    flights = [_Clip(i, build.clips[i], None, [None]) for i in stale]
     build.board.note(
         f"{len(flights)} clip(s), none to cut into shards on {build.runner.workers} worker(s): each renders "
         "whole, typesetting and speaking as it goes"

@@ -26,13 +26,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from scenes.build.prepare import cache_settings
 from scenes.lecture import Clip
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = [
     "QUALITIES",
@@ -249,8 +245,8 @@ def _manim_command(
 
 def _find_output(work: Path, clip: Clip, options: RenderOptions) -> Path:
     """The clip manim wrote in ``work`` (a gif is named ``<Scene>_ManimCE_v<version>.gif``)."""
-    found = work.glob(f"videos/{clip.module}/*/{clip.scene}*.{options.fmt}")
-    matches = sorted(p for p in found if p.stem == clip.scene or p.stem.startswith(f"{clip.scene}_ManimCE_v"))
+    names = (f"{clip.scene}.{options.fmt}", f"{clip.scene}_ManimCE_v*.{options.fmt}")
+    matches = sorted(p for name in names for p in work.glob(f"videos/{clip.module}/*/{name}"))
     if not matches:
         raise RenderError(f"{clip.scene}: render failed: manim wrote no .{options.fmt} under {work}")
     return matches[0]

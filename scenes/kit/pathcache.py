@@ -31,12 +31,15 @@ MAX_SHAPES = 20_000
 """Remembered shapes at most; past that the memory is cleared and refilled (a scene has a few thousand)."""
 
 _ORIGINAL = Camera.set_cairo_context_path
+_PLAIN_TRANSFORM = Camera.transform_points_pre_display
 _PATHS: dict[int, tuple[bytes, tuple[float, ...], Any]] = {}
 
 
 def set_path_cached(self: Camera, ctx: Any, vmobject: Any) -> Camera:
     """Give ``ctx`` ``vmobject``'s path: the remembered one when its points and the view are unchanged."""
-    points = self.transform_points_pre_display(vmobject, vmobject.points)
+    if type(self).transform_points_pre_display is not _PLAIN_TRANSFORM:
+        return _ORIGINAL(self, ctx, vmobject)  # a 3D camera moves points by its orientation too
+    points = vmobject.points  # the plain camera's transform (non-finite to zeros) depends on them only
     if len(points) == 0:
         return self
     key, matrix = points.tobytes(), tuple(ctx.get_matrix())
