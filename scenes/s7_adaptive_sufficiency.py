@@ -32,6 +32,7 @@ from manim import (
 from attnmath import entropy, fit_similarity, kernel_weights, noisy_sine, softmax, stylized_heads
 from scenes.kit import theme
 from scenes.kit.base import LectureScene
+from scenes.kit.flow import baseline_of
 from scenes.kit.plots import axis_labels, curve, quiet_axes, scatter
 from scenes.kit.stage import aim, regroup
 from scenes.kit.widgets import BarPanel, label, math
@@ -142,14 +143,14 @@ class AdaptiveSufficiency(LectureScene):
         heads = stylized_heads(causal=True)
         words, w = heads.sentence.texts, heads.weights[1]  # the verb/preposition head
         rows = (3, 7)  # 'chased' and 'across'
-        bar_panels = [BarPanel(w[i], width=12.0, height=1.0, show_index=False) for i in rows]
+        bar_panels = [BarPanel(w[i], width=12.0, height=0.8, show_index=False) for i in rows]
         panels = VGroup(*bar_panels)
-        picture = VGroup(panels.arrange(DOWN, buff=0.75))
+        picture = VGroup(panels.arrange(DOWN, buff=1.1))  # room for a query's dot above the next title
         for panel, i in zip(bar_panels, rows, strict=True):  # the query's own place, under its bars
             picture.add(
                 Dot([self.slot_x(panel, i), panel.box.get_bottom()[1] - 0.14, 0], 0.1, color=theme.QUERY)
             )
-        picture.move_to([0, STAGE_Y - 0.2, 0])
+        picture.move_to([0, STAGE_Y - 0.45, 0])
         head = self.heading("the weighted sum", r"\sum_i \alpha_i(q)\, v_i")
         return Card(
             picture,
@@ -173,14 +174,13 @@ class AdaptiveSufficiency(LectureScene):
         return titles
 
     def tokens(self, panel: BarPanel, words: tuple[str, ...]) -> VGroup:
-        """The sentence's words under the bars, one under each."""
-        y = panel.box.get_bottom()[1] - 0.45
-        return VGroup(
-            *(
-                label(t, small=True, color=theme.MUTED).move_to([self.slot_x(panel, j), y, 0])
-                for j, t in enumerate(words)
-            )
-        )
+        """The sentence's words under the bars, one under each, on one baseline."""
+        y = panel.box.get_bottom()[1] - 0.55
+        tokens = VGroup()
+        for j, t in enumerate(words):
+            token = label(t, small=True, color=theme.MUTED).move_to([self.slot_x(panel, j), y, 0])
+            tokens.add(token.shift((y - baseline_of(token)) * UP))
+        return tokens
 
     @staticmethod
     def slot_x(panel: BarPanel, i: int) -> float:
