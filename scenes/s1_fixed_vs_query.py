@@ -51,7 +51,7 @@ FIG_W, PLOT_H, GAP, BARS_H = 8.6, 2.4, 0.6, 1.3
 BIG = (np.array([-1.7, 0.05, 0]), 1.0)
 BIG_FIRST = (np.array([0.0, 0.05, 0]), 1.0)  # alone on screen: centred
 THUMBS = ((np.array([5.0, 1.55, 0]), 0.35), (np.array([5.0, -1.75, 0]), 0.35))
-PAIR = ((np.array([-3.25, 0.15, 0]), 0.68), (np.array([3.5, 0.15, 0]), 0.68))
+PAIR = ((np.array([-3.25, 0.3, 0]), 0.62), (np.array([3.5, 0.3, 0]), 0.62))  # room below for the verdict
 Place = tuple[str, tuple[np.ndarray, float]]  # ("big" | "pair" | "thumb", (centre, scale))
 NAMES = ("mean", "kernel", "attention")
 TITLES = ("Mean: a sufficient statistic", "Kernel regression", "Attention")
@@ -322,7 +322,7 @@ class FixedVsQueryWeights(LectureScene):
         ).set_y(theme.SAFE_BOTTOM + 0.22)
         note = VGroup(header.next_to(errors, UP, buff=0.1).set_x(0), errors)
         rules = [self.words[k][0][1] for k in (1, 2)]
-        self.play(Indicate(rules[0]), run_time=1.2)
-        self.play(Indicate(rules[1]), run_time=1.2)
+        for rule in rules:  # colour only: the attention rule spans its figure; grown, it leaves the frame
+            self.play(Indicate(rule, scale_factor=1.0), run_time=1.2)
         self.hold(self.speech_left() - 3.0)
         self.play(FadeIn(note), run_time=1.0)

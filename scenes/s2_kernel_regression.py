@@ -300,7 +300,9 @@ class KernelRegressionCollapse(LectureScene):
             "attention",
             "So these yellow weights are attention weights, with temperature sigma squared.",
         ):
-            self.play(Circumscribe(self.bars, color=theme.WEIGHT), run_time=2.0)
+            weights = self.w[self.index()]
+            shown = VGroup(*(bar for bar, w in zip(self.bars.bars, weights, strict=True) if w > 0.01))
+            self.play(Circumscribe(shown, color=theme.WEIGHT), run_time=2.0)  # the bars, not the empty row
 
     def identity(self) -> VGroup:
         """The two lines of the identity, placed where the estimator's formula was."""

@@ -281,10 +281,10 @@ class TemperatureSweep(LectureScene):
         )
         prior_panel.move_to(self.score_panel, aligned_edge=DOWN)
         prior_objective = math(
-            r"a_i \propto r_i\, e^{s_i/\tau}",
-            r"\quad\text{maximises}\quad \mathbb{E}_a[s] - \tau\,\mathrm{KL}(a \,\|\, r)",
+            r"J_{\tau}(a) = \mathbb{E}_a[s] - \tau\,\mathrm{KL}(a \,\|\, r)",
+            r"\quad\text{is maximised by}\quad a_i \propto r_i\, e^{s_i/\tau}",
             colors=ROLE_TEX,
-        ).move_to(self.objective)
+        ).move_to(self.objective)  # the same J the readout shows, now with the prior
         weights_title = math(
             r"\text{weights } a_i \propto r_i\, e^{s_i/\tau}",
             colors=ROLE_TEX,

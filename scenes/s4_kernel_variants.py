@@ -326,7 +326,7 @@ class KernelVariants(LectureScene):
                 tick_text=lambda v: DECADES[round(v + lo)],
             ),
         )
-        source = label(f"make bench, d = {data['d']}", small=True, color=theme.MUTED)
+        source = label(f"numpy timings, d = {data['d']}", small=True, color=theme.MUTED)
         source.move_to([theme.SAFE_RIGHT - source.width / 2, titles[1][-1].get_y(), 0])
         lines = []
         for ys, name, color in ((soft, "softmax", theme.WEIGHT), (lin, "linear", theme.KEY)):
@@ -406,8 +406,8 @@ class KernelVariants(LectureScene):
         name_t5 = label("T5 bias prior (stylised bucket values)").move_to(name)
         new_prior = panels[2].copy().set_values(prior_t5)
         new_result = panels[4].copy().set_values(result_t5)
+        self.play(FadeOut(name), run_time=0.5)  # one title at a time: a crossfade reads as two
         self.play(
-            FadeOut(name),
             FadeIn(name_t5),
             Transform(panels[2], new_prior),
             Transform(panels[4], new_result),
