@@ -37,6 +37,7 @@ import av
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from scenes.build.render import config_with_caches  # noqa: E402
 from scenes.lecture import LECTURE  # noqa: E402
 
 
@@ -62,7 +63,7 @@ def render(source: Path, scene: str, quality: str) -> tuple[float, float]:
     """(wall seconds, video seconds) of one fresh render, with the build's warm caches."""
     with tempfile.TemporaryDirectory() as media:
         cfg = Path(media) / "caches.cfg"
-        cfg.write_text(f"[CLI]\ntex_dir = {CACHE / 'Tex'}\ntext_dir = {CACHE / 'texts'}\n")
+        cfg.write_text(config_with_caches(CACHE))  # manim.cfg's settings, as in the build
         cmd = [
             sys.executable,
             "-m",

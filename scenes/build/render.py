@@ -16,7 +16,9 @@ render options and the manim version), recorded beside the output.
 from __future__ import annotations
 
 import ast
+import configparser
 import hashlib
+import io
 import os
 import re
 import shutil
@@ -157,6 +159,11 @@ def _scene_dependencies(clip: Clip) -> list[Path]:
     return sorted(set(seen.values()))
 
 
+RECIPE = 2
+"""How the build turns the same inputs into pixels; raised when that changes, so older clips re-render
+(2: the renders read manim.cfg; before, the cache settings replaced it and clips were drawn on black)."""
+
+
 def clip_inputs_hash(clip: Clip, options: RenderOptions, extra: str = "") -> str:
     """SHA-256 over everything that can change the clip's pixels or captions."""
     import manim
@@ -170,7 +177,7 @@ def clip_inputs_hash(clip: Clip, options: RenderOptions, extra: str = "") -> str
     for path in files:
         digest.update(str(path.relative_to(REPO)).encode())
         digest.update(path.read_bytes())
-    digest.update(f"{options.variant}|manim {manim.__version__}|{extra}".encode())
+    digest.update(f"{options.variant}|manim {manim.__version__}|recipe {RECIPE}|{extra}".encode())
     return digest.hexdigest()
 
 
@@ -238,9 +245,26 @@ def _manim_command(
         cmd += ["-n", f"{span[0]},{span[1]}"]
     if cache is not None:  # TeX and text typeset beforehand (scenes.build.prepare), copied per render (jobs)
         cfg = work / "caches.cfg"
-        cfg.write_text("[CLI]\n" + "".join(f"{k} = {v}\n" for k, v in cache_settings(cache).items()))
+        cfg.write_text(config_with_caches(cache))
         cmd += ["--config_file", str(cfg)]
     return [*cmd, str(clip.path), clip.scene]
+
+
+def config_with_caches(cache: Path) -> str:
+    """The repository's manim.cfg with the TeX and text caches in ``cache``, as a config file's text.
+
+    ``--config_file`` replaces the manim.cfg that manim would read from the
+    working folder (background, seed, encoders), so the file carries it whole.
+    """
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read(REPO / "manim.cfg")
+    if not parser.has_section("CLI"):
+        parser.add_section("CLI")
+    for key, value in cache_settings(cache).items():
+        parser.set("CLI", key, value)
+    text = io.StringIO()
+    parser.write(text)
+    return text.getvalue()
 
 
 def _find_output(work: Path, clip: Clip, options: RenderOptions) -> Path:

@@ -102,6 +102,29 @@ def test_lecture_video_is_the_clips_back_to_back(build):
     assert np.abs(frames[0].to_ndarray(format="rgb24").astype(int) - first).max() <= 2
 
 
+def test_built_clips_draw_what_a_plain_manim_render_draws(build):
+    """The build's renders read manim.cfg (background, seed, encoders) like ``manim`` run in the repository.
+
+    The last frame of the built clip is compared with the reference frame the
+    scene tests draw in-process with manim.cfg, and its background with the
+    colour manim.cfg names.
+    """
+    out = build["out"]
+    clip = json.loads((out / "manifest.json").read_text())["clips"][1]
+    with av.open(str(out / clip["file"])) as container:
+        *_, last = container.decode(video=0)
+    frame = last.to_ndarray(format="rgb24").astype(int)
+    reference = np.asarray(Image.open(REPO / "tests" / "scenes" / "reference" / f"{clip['scene']}.png"))
+    background = next(
+        line.split("=")[1].strip().lstrip("#")
+        for line in (REPO / "manim.cfg").read_text().splitlines()
+        if line.startswith("background_color")
+    )
+    expected = np.array([int(background[i : i + 2], 16) for i in (0, 2, 4)])
+    assert np.abs(frame[5, 5] - expected).max() <= 3, f"background {frame[5, 5]}, manim.cfg says {expected}"
+    assert np.abs(frame - reference.astype(int)).mean() < 2.0  # encoder noise only
+
+
 def test_lecture_captions_are_shifted_by_each_clips_start(build):
     out = build["out"]
     clips = json.loads((out / "manifest.json").read_text())["clips"]
