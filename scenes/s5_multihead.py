@@ -189,7 +189,7 @@ class HeadRouting(LectureScene):
         concat = VGroup(bands, math(rf"{t}\times{h * d_head}", small=True).next_to(bands, DOWN, buff=0.15))
         w_o = matrix_block(1.1, 2.9, r"W_O", theme.MUTED)
         w_o.add(math(rf"{h * d_head}\times{d_out}", small=True).next_to(w_o, DOWN, buff=0.15))
-        out = matrix_block(1.6, 2.1, None, theme.VALUE)
+        out = matrix_block(2.5, 2.1, None, theme.VALUE)  # T rows as tall as the bands, wider than tall
         out.add(math(rf"{t}\times{d_out}", small=True).next_to(out, DOWN, buff=0.15))
         chain = VGroup(concat, math(r"\cdot"), w_o, math(r"="), out).arrange(RIGHT, buff=0.35)
         chain.move_to(1.0 * DOWN)
