@@ -232,16 +232,15 @@ class AdaptiveSufficiency(LectureScene):
         words = stylized_heads(causal=True).sentence.texts
         cols = VGroup()
         for _ in words:
-            k = Square(side_length=0.8, color=theme.KEY, fill_opacity=0.6)
-            v = Square(side_length=0.8, color=theme.VALUE, fill_opacity=0.6)
+            k = Square(side_length=0.75, color=theme.KEY, fill_opacity=0.6)
+            v = Square(side_length=0.75, color=theme.VALUE, fill_opacity=0.6)
             cols.add(VGroup(k, v).arrange(DOWN, buff=0.1))
-        picture = VGroup(cols.arrange(RIGHT, buff=0.36)).move_to([0.4, STAGE_Y - 0.2, 0])
-        tokens = VGroup(
-            *(
-                label(t, small=True, color=theme.MUTED).next_to(c, UP, buff=0.2)
-                for t, c in zip(words, cols, strict=True)
-            )
-        )
+        picture = VGroup(cols.arrange(RIGHT, buff=0.5)).move_to([0.25, STAGE_Y - 0.2, 0])
+        line = cols.get_top()[1] + 0.25  # the words' baseline, whatever their descenders
+        tokens = VGroup()
+        for t, c in zip(words, cols, strict=True):
+            token = label(t, small=True, color=theme.MUTED).move_to([c.get_x(), line, 0])
+            tokens.add(token.shift((line - baseline_of(token)) * UP))
         rows = VGroup(
             math("k_i", color=theme.KEY, size=48).next_to(cols[0][0], LEFT, buff=0.35),
             math("v_i", color=theme.VALUE, size=48).next_to(cols[0][1], LEFT, buff=0.35),
