@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 
 # Debian packages: Cairo/Pango headers to build manimpango, LaTeX for MathTex,
 # Chromium for the test that opens the lecture page headless, festival and its
-# HTS voice for the draft narration.
+# HTS voice for the optional festival narration (the default neural voice comes from PyPI).
 APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev fonts-dejavu-core \
 	texlive-latex-base texlive-latex-recommended texlive-latex-extra \
 	texlive-fonts-recommended dvisvgm chromium festival festvox-us-slt-hts
@@ -31,7 +31,8 @@ $(STAMP): pyproject.toml | system
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@echo ">> installing Python packages into $(VENV)"
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[test]"
+	$(BIN)/python -m pip install -q -e ".[test,voice]"
+	$(BIN)/python tools/check_voice.py
 	@touch $@
 
 setup: system $(STAMP)
@@ -62,12 +63,14 @@ bench: setup
 	$(BIN)/python bench/run.py --qualities h --scenes TemperatureSweep
 	$(BIN)/python bench/attention_cost.py
 	$(BIN)/python bench/kv_cache.py
+	$(BIN)/python bench/voices.py --jobs 2
 	$(BIN)/python bench/lecture.py --qualities l --jobs 1,2
 
 bench-full: setup
 	$(BIN)/python bench/run.py --qualities l,h
 	$(BIN)/python bench/attention_cost.py
 	$(BIN)/python bench/kv_cache.py
+	$(BIN)/python bench/voices.py --jobs 2
 	$(BIN)/python bench/lecture.py --qualities l,h --jobs 1,2
 
 clean:

@@ -4,7 +4,7 @@ Example ``lecture.toml``::
 
     title = "Attention, week 5"
     scenes = ["LectureTitle", "TemperatureSweep", "HeadRouting"]
-    voice = "draft"              # or "none": silent clips, same timing
+    voice = "draft"              # the neural draft voice (piper); "festival"; or "none": silent, same timing
     narration = "my-recordings"  # <folder>/<Scene>/<beat id>.wav replace the draft voice
 
     [TemperatureSweep]
@@ -40,8 +40,13 @@ __all__ = ["ConfigError", "LectureConfig", "load_config", "ENV_VAR", "VOICES", "
 
 ENV_VAR = "LECTURE_CONFIG"
 REPO = Path(__file__).resolve().parents[1]
-VOICES = ("draft", "none")
-"""Voices a render can ask for: the offline draft voice (recordings replace it beat by beat), or none."""
+VOICES = ("draft", "piper", "festival", "none")
+"""Voices a render can ask for: the offline draft voice (recordings replace it beat by beat), or none.
+
+``draft`` is the default engine's voice, Piper's neural ``en_US-joe-medium``
+(also asked for as ``piper``); ``festival`` is festival's HTS voice; ``none``
+gives silent clips with the same timing.
+"""
 
 
 class ConfigError(ValueError):

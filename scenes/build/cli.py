@@ -56,8 +56,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             cmd.add_argument(
                 "--voice",
                 default=None,
-                help="draft (the offline voice; recordings replace it beat by beat) or none "
-                "(silent clips, same timing); default: the lecture file's voice, else draft",
+                help="draft (the offline neural voice, piper; recordings replace it beat by beat), "
+                "festival (festival's HTS voice), or none (silent clips, same timing); "
+                "default: the lecture file's voice, else draft",
             )
         cmd.add_argument("--jobs", type=int, default=None, help="parallel renders (default: one per core)")
         if name != "slides":

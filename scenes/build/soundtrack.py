@@ -44,8 +44,12 @@ def beat_cues(record: dict[str, Any]) -> list[Cue]:
 
 
 def manifest_beats(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """The beats as the manifest lists them: id, text, start, end (seconds from the clip's start), voice."""
-    keys = ("id", "text", "start", "end", "voice")
+    """The beats as the manifest lists them: id, text, start, end (seconds into the clip), voice, engine.
+
+    ``voice`` is ``draft``, ``recorded`` or ``none``; ``engine`` names what spoke the beat
+    (``"piper en_US-joe-medium"``, ``"festival cmu_us_slt_arctic_hts"``, ``"recording"`` or ``"none"``).
+    """
+    keys = ("id", "text", "start", "end", "voice", "engine")
     return [{k: beat[k] for k in keys} for beat in record["beats"]]
 
 

@@ -135,6 +135,7 @@ class LectureScene(Scene):
                 "start": round(start, 3),
                 "end": round(self.renderer.time, 3),
                 "voice": spoken.voice,
+                "engine": spoken.engine,
                 "audio": [[str(path), round(start + offset, 3)] for path, offset in spoken.audio],
                 "cues": [[c.text, round(start + c.offset, 3), c.duration] for c in spoken.cues],
                 "warning": spoken.warning,

@@ -4,8 +4,10 @@ A scene's storyboard is a list of beats; each beat carries a short paragraph
 written for the ear. :class:`Narrator` turns a beat's text into what the
 viewer hears and reads:
 
-- the *draft voice* (festival, :mod:`scenes.kit.voice`) speaks each caption
-  chunk separately, so every cue starts exactly where its speech starts;
+- the *draft voice* (Piper's neural voice by default, or festival:
+  :mod:`scenes.kit.voice`) speaks each caption chunk separately, so every cue
+  starts exactly where its speech starts, with a longer pause after a
+  sentence than after a clause, so the lecture breathes;
 - a *recording* by the lecturer at ``<narration>/<Scene>/<beat id>.wav``
   replaces the draft for that beat, with cues aligned to its pauses; a bad
   recording is reported in one line and the draft voice is used instead;
@@ -31,6 +33,7 @@ __all__ = [
     "LINE",
     "MAX_CPS",
     "BREATH",
+    "pause_after",
     "Cue",
     "Spoken",
     "NarrationSettings",
@@ -43,7 +46,8 @@ __all__ = [
 LINE = 42  # characters a caption line
 MAX_CPS = 19.5  # characters a second a cue may ask the viewer to read (practice: 20)
 MIN_CUE, MAX_CUE = 1.0, 7.0  # seconds a cue stays up
-GAP = 0.2  # seconds of silence between two caption chunks of one beat
+SENTENCE_PAUSE = 0.45  # seconds of silence after a chunk that ends a sentence,
+CLAUSE_PAUSE = 0.25  # and after one that ends at a clause break (a comma, "and", "which" ...)
 BREATH = 0.5  # seconds after a beat's speech before the next beat starts
 ESTIMATE_WPM = 150  # words a minute, when timing is estimated without a voice (the script command)
 
@@ -75,6 +79,7 @@ class Spoken:
     cues: tuple[Cue, ...]
     audio: tuple[tuple[Path, float], ...] = ()
     warning: str = ""
+    engine: str = "none"  # what spoke it: e.g. "piper en_US-joe-medium", "recording", or "none"
 
 
 @dataclass(frozen=True)
@@ -94,11 +99,21 @@ class NarrationSettings:
         if self.voice not in VOICES:
             raise ValueError(f"voice must be one of {', '.join(VOICES)}, got {self.voice!r}")
 
+    @property
+    def engine(self) -> str:
+        """The speech engine of the draft voice: festival when asked for, else piper (also times ``none``)."""
+        return "festival" if self.voice == "festival" else "piper"
+
+    @property
+    def audible(self) -> bool:
+        """Whether the beats are heard (every voice but ``none``)."""
+        return self.voice != "none"
+
     @classmethod
     def from_env(cls) -> NarrationSettings:
         """Settings from the environment the build sets.
 
-        ``LECTURE_VOICE`` (draft or none), ``LECTURE_NARRATION`` (recordings folder),
+        ``LECTURE_VOICE`` (draft, piper, festival or none), ``LECTURE_NARRATION`` (recordings folder),
         ``LECTURE_VOICE_CACHE`` (draft audio), ``LECTURE_VOICE_ESTIMATE=1`` (no audio at all).
         """
         env = os.environ
@@ -188,8 +203,17 @@ def _draft_layout(chunks: list[str], lengths: list[float]) -> list[tuple[float, 
     spans, t = [], 0.0
     for chunk, length in zip(chunks, lengths, strict=True):
         spans.append((t, t + length))
-        t += max(length + GAP, MIN_CUE, len(chunk) / MAX_CPS)
+        t += max(length + pause_after(chunk), MIN_CUE, len(chunk) / MAX_CPS)
     return spans
+
+
+def pause_after(chunk: str) -> float:
+    """Silence after a caption chunk: longer when it ends a sentence than at a clause break.
+
+    >>> pause_after("The weights add up to one."), pause_after("Warm it up,")
+    (0.45, 0.25)
+    """
+    return SENTENCE_PAUSE if chunk.rstrip().endswith((".", "!", "?")) else CLAUSE_PAUSE
 
 
 def _recorded_layout(chunks: list[str], wav: Path) -> tuple[float, list[tuple[float, float]]]:
@@ -241,24 +265,29 @@ class Narrator:
         return replace(make(beat_id, text, chunks), warning=warning)
 
     def _draft(self, beat_id: str, text: str, chunks: list[str]) -> Spoken:
-        wavs = [voice.synthesise(chunk, self.settings.cache) for chunk in chunks]
+        engine = self.settings.engine
+        wavs = [voice.synthesise(chunk, self.settings.cache, engine) for chunk in chunks]
         lengths = [_seconds(w) for w in wavs]
         spans = _draft_layout(chunks, lengths)
         audio = tuple((w, start) for w, (start, _) in zip(wavs, spans, strict=True))
+        heard = self.settings.audible
         return Spoken(
             beat_id,
             text,
-            "draft" if self.settings.voice == "draft" else "none",
+            "draft" if heard else "none",
             spans[-1][1],
             tuple(_cue_times(chunks, spans)),
-            audio if self.settings.voice == "draft" else (),
+            audio if heard else (),
+            engine=voice.engine_label(engine) if heard else "none",
         )
 
     def _recorded(self, beat_id: str, text: str, chunks: list[str], wav: Path) -> Spoken:
         duration, spans = _recorded_layout(chunks, wav)
-        audio = ((wav, 0.0),) if self.settings.voice == "draft" else ()
-        name = "recorded" if self.settings.voice == "draft" else "none"
-        return Spoken(beat_id, text, name, duration, tuple(_cue_times(chunks, spans)), audio)
+        heard = self.settings.audible
+        audio = ((wav, 0.0),) if heard else ()
+        name = "recorded" if heard else "none"
+        cues = tuple(_cue_times(chunks, spans))
+        return Spoken(beat_id, text, name, duration, cues, audio, engine="recording" if heard else "none")
 
     def _estimated(self, beat_id: str, text: str, chunks: list[str]) -> Spoken:
         lengths = [60.0 * len(c.split()) / ESTIMATE_WPM for c in chunks]

@@ -31,6 +31,15 @@ transpose", ``e^{H}`` -> "e to the H"), a call reads "of" (``O(n^2)`` -> "O
 of n squared"), other parentheses become commas, ``=``, ``≈``, ``×``, ``·``,
 ``√``, ``→`` and comparisons become words, ``a/b`` is "a over b", and quotes,
 brackets and braces are dropped.
+
+Two engines
+-----------
+The default draft voice is now Piper's neural ``en_US-joe-medium``
+(:mod:`scenes.kit.piper`), which sounds like a person reading where festival's
+HTS voice sounds synthetic; festival stays available (``--voice festival``).
+Piper's phonemiser is espeak-ng, so its text also goes through
+:mod:`scenes.kit.lexicon`'s respellings. Each engine's name, voice, settings
+and version are part of the cache key (:func:`engine_key`).
 """
 
 from __future__ import annotations
@@ -42,15 +51,19 @@ import shutil
 import tempfile
 import unicodedata
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 from scipy.io import wavfile
 
-from scenes.kit import festival
+from scenes.kit import festival, lexicon, piper
 
 __all__ = [
     "ENGINE",
+    "ENGINES",
+    "engine_key",
+    "engine_label",
     "INSTALL",
     "VoiceError",
     "BadRecording",
@@ -72,10 +85,18 @@ LEAD, TAIL = 0.025, 0.05
 
 _VOICE = "cmu_us_slt_arctic_hts"
 _EVAL = f'(begin (voice_{_VOICE}) (set! hts_engine_params (append hts_engine_params \'(("-r" {RATE})))))'
-_RULES = 1  # bump when speakable() changes what is said
+_RULES = 2  # bump when speakable() changes what is said
 
 ENGINE = f"festival text2wave/{_VOICE}/r={RATE}/trim={LEAD},{TAIL}/speakable-v{_RULES}"  # (kept: same bytes)
-"""Engine, voice and settings; part of every cache key, so changing any of them re-synthesises."""
+"""Festival's engine, voice and settings; part of its cache keys, so changing any of them re-synthesises."""
+
+ENGINES = ("piper", "festival")
+"""Speech engines of the draft voice; the first is the default."""
+
+PIPER = piper.PiperSettings()
+"""Pace, noise and sentence pauses of the neural voice."""
+
+_LEXICON = 1  # bump when lexicon.RESPELLINGS changes what is said
 
 SILENT_PEAK_DBFS = -45.0  # a recording whose peak is below this is silent,
 SILENT_WINDOW_DBFS = -40.0  # and so is one with no 50 ms window louder than this.
@@ -164,6 +185,8 @@ def speakable(text: str) -> str:
     >>> speakable("Cost O(n^2), e^{H} and (softmax(QK^T/√d)).")
     'Cost O of n squared, e to the H and, softmax of QK transpose over square root of d.'
     """
+    text = re.sub(r"(?<=\w)[–—](?=\w)", " ", text)  # Nadaraya–Watson: two names, not one word
+    text = re.sub(r"\s+[–—]\s+", ", ", text)  # a spaced dash is a pause
     text = _math_to_words(text.replace("’", "'"))
     text = re.sub(r"[()]", " , ", text)
     text = re.sub(r"[\[\]{}\"“”‘`*\\]|(?<!\w)'|'(?!\w)", " ", text)
@@ -178,25 +201,77 @@ def speakable(text: str) -> str:
 # --- synthesis ------------------------------------------------------------------------------------
 
 
-def _key(text: str) -> str:
-    return hashlib.sha256(f"{ENGINE}\0{text}".encode()).hexdigest()
+def engine_key(engine: str = "piper") -> str:
+    """What decides ``engine``'s audio for a text: engine, voice (digests), settings, version, rules.
+
+    Part of every cache key, so a change to any of them re-synthesises.
+    """
+    if engine == "festival":
+        return ENGINE
+    if engine != "piper":
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    digests = ",".join(piper.VOICE_MD5.values())
+    return (
+        f"piper {piper.VOICE} md5={digests}/{piper.engine_version()}/{PIPER}"
+        f"/trim={LEAD},{TAIL}/speakable-v{_RULES}/lexicon-v{_LEXICON}"
+    )
 
 
-def _run_engine(spoken: str, folder: Path) -> tuple[int, np.ndarray]:
+def engine_label(engine: str = "piper") -> str:
+    """What the manifest names as the engine and voice of a draft beat, e.g. ``"piper en_US-joe-medium"``."""
+    return {"piper": f"piper {piper.VOICE}", "festival": f"festival {_VOICE}"}[engine]
+
+
+def _key(text: str, engine: str) -> str:
+    return hashlib.sha256(f"{engine_key(engine)}\0{text}".encode()).hexdigest()
+
+
+def _run_engine(spoken: str, folder: Path, engine: str) -> tuple[int, np.ndarray]:
+    """Speak ``spoken`` with this process's ``engine``; rate and mono samples."""
+    if engine == "piper":
+        return _run_piper(lexicon.respell(spoken), folder)
+    return _run_festival(spoken, folder)
+
+
+def _spoken_samples(folder: Path, speak: Callable[[Path], None]) -> tuple[int, np.ndarray]:
+    """Rate and mono samples of what ``speak(scratch)`` writes to ``scratch / "speech.wav"``.
+
+    ``scratch`` is a private folder inside ``folder``, removed afterwards.
+    """
+    stem = Path(tempfile.mkdtemp(dir=folder, prefix=".raw-"))
+    try:
+        speak(stem)
+        sr, samples = _read(stem / "speech.wav")
+        return sr, samples.mean(axis=1)
+    finally:
+        shutil.rmtree(stem, ignore_errors=True)
+
+
+def _run_piper(spoken: str, folder: Path) -> tuple[int, np.ndarray]:
+    """Speak ``spoken`` with this process's piper (:mod:`scenes.kit.piper`); rate and mono samples."""
+
+    def speak(stem: Path) -> None:
+        try:
+            piper.speak(spoken, stem / "speech.wav", PIPER)
+        except piper.PiperError as error:
+            raise VoiceError(f"the neural voice failed: {error}") from None
+
+    return _spoken_samples(folder, speak)
+
+
+def _run_festival(spoken: str, folder: Path) -> tuple[int, np.ndarray]:
     """Speak ``spoken`` with this process's festival (:mod:`scenes.kit.festival`); rate and mono samples."""
     if shutil.which("festival") is None:
         raise VoiceError(f"festival is not installed: run {INSTALL}")
-    stem = Path(tempfile.mkdtemp(dir=folder, prefix=".raw-"))
-    try:
+
+    def speak(stem: Path) -> None:
         (stem / "text.txt").write_text(spoken)
         try:
             festival.speak(_EVAL, stem / "text.txt", stem / "speech.wav")
         except festival.FestivalError as error:
             raise VoiceError(f"festival failed ({error}); is the voice installed? run {INSTALL}") from None
-        sr, samples = _read(stem / "speech.wav")
-        return sr, samples.mean(axis=1)
-    finally:
-        shutil.rmtree(stem, ignore_errors=True)
+
+    return _spoken_samples(folder, speak)
 
 
 def _trim(samples: np.ndarray, sr: int) -> np.ndarray:
@@ -224,7 +299,7 @@ def _write_wav_atomic(path: Path, sr: int, samples: np.ndarray) -> None:
         raise
 
 
-def synthesise(text: str, cache_dir: Path) -> Path:
+def synthesise(text: str, cache_dir: Path, engine: str = "piper") -> Path:
     """Speak ``text`` with the draft voice into a mono 16-bit WAV in ``cache_dir`` (cached).
 
     Parameters
@@ -233,28 +308,30 @@ def synthesise(text: str, cache_dir: Path) -> Path:
         The narration as written; :func:`speakable` is applied before speaking.
     cache_dir : Path
         Folder for the audio, created if missing.
+    engine : str
+        ``"piper"`` (the neural voice, default) or ``"festival"``.
 
     Returns
     -------
     Path
-        ``cache_dir / "<sha256 of ENGINE and text>.wav"``; an existing file is returned as is.
+        ``cache_dir / "<sha256 of engine_key(engine) and text>.wav"``; an existing file is returned as is.
 
     Raises
     ------
     ValueError
         If the text has nothing to say.
     VoiceError
-        If festival or the voice is missing or fails.
+        If the engine or its voice is missing or fails.
     """
     spoken = speakable(text)
     if not re.search(r"[A-Za-z0-9]", spoken):
         raise ValueError(f"nothing to say in {text!r}")
     cache_dir = Path(cache_dir)
     cache_dir.mkdir(parents=True, exist_ok=True)
-    target = cache_dir / f"{_key(text)}.wav"
+    target = cache_dir / f"{_key(text, engine)}.wav"
     if target.is_file():
         return target
-    sr, samples = _run_engine(spoken, cache_dir)
+    sr, samples = _run_engine(spoken, cache_dir, engine)
     _write_wav_atomic(target, sr, _trim(samples, sr))
     return target
 

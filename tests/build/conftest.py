@@ -85,6 +85,7 @@ def write_beats(stem: Path, scene: str) -> None:
             "start": float(k),
             "end": float(k + 1),
             "voice": "none",
+            "engine": "none",
             "audio": [],
             "cues": [[f"Beat {k + 1} of {scene}", float(k), 0.9]],
         }

@@ -176,9 +176,9 @@ def test_normalise_stereo_shares_one_gain() -> None:
     np.testing.assert_allclose(y[:, 1], 0.5 * y[:, 0], atol=1e-6)
 
 
-@needs_festival
-def test_normalise_a_festival_utterance(tmp_path: Path) -> None:
-    wav = voice.synthesise("The softmax turns scores into weights that add up to one.", tmp_path)
+@pytest.mark.parametrize("engine", ["piper", pytest.param("festival", marks=needs_festival)])
+def test_normalise_a_draft_utterance(tmp_path: Path, engine: str) -> None:
+    wav = voice.synthesise("The softmax turns scores into weights that add up to one.", tmp_path, engine)
     track = lay_track([(wav, 0.5)], duration=5.0)
     assert_on_target(normalise(track, SR))
 

@@ -67,7 +67,7 @@ def test_sentences_stay_whole_where_they_fit():
 
 
 def test_unknown_voice_is_refused():
-    with pytest.raises(ValueError, match="voice must be one of draft, none"):
+    with pytest.raises(ValueError, match="voice must be one of draft, piper, festival, none"):
         NarrationSettings(voice="robot")
 
 

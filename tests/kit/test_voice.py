@@ -67,6 +67,8 @@ def write_pcm24(path: Path, sr: int, x: np.ndarray) -> None:
         ('the "query" vector', "the query vector"),
         ("it’s 0.01 → 100", "it's 0.01 to 100"),
         ("σ²", "sigma squared"),
+        ("Nadaraya–Watson regression", "Nadaraya Watson regression"),
+        ("one rule — three regimes", "one rule, three regimes"),
     ],
 )
 def test_speakable(written: str, spoken: str) -> None:
@@ -83,8 +85,8 @@ def test_speakable_is_ascii() -> None:
 @needs_festival
 def test_synthesise_is_cached_deterministic_mono_16_bit(tmp_path: Path, monkeypatch) -> None:
     text = "Attention is a weighted average of the values."
-    first = synthesise(text, tmp_path / "a")
-    second = synthesise(text, tmp_path / "b")
+    first = synthesise(text, tmp_path / "a", "festival")
+    second = synthesise(text, tmp_path / "b", "festival")
     assert first.name == hashlib.sha256(f"{ENGINE}\0{text}".encode()).hexdigest() + ".wav"
     assert first.read_bytes() == second.read_bytes()
     with wave.open(str(first)) as w:
@@ -95,12 +97,12 @@ def test_synthesise_is_cached_deterministic_mono_16_bit(tmp_path: Path, monkeypa
         raise AssertionError("the engine ran although the audio was cached")
 
     monkeypatch.setattr(voice, "_run_engine", engine_must_not_run)
-    assert synthesise(text, tmp_path / "a") == first
+    assert synthesise(text, tmp_path / "a", "festival") == first
 
 
 @needs_festival
 def test_synthesise_trims_silence_to_the_speech(tmp_path: Path) -> None:
-    sr, x = wav_info(synthesise(TWO_SENTENCES, tmp_path))
+    sr, x = wav_info(synthesise(TWO_SENTENCES, tmp_path, "festival"))
     spans = speech_onsets(x, sr)
     assert spans[0][0] <= 0.035
     assert 0.03 <= x.size / sr - spans[-1][1] <= 0.08
@@ -114,7 +116,8 @@ def test_speech_rate_is_about_150_words_a_minute(tmp_path: Path) -> None:
         "The cache keeps every key and value, so memory grows with the length of the sequence.",
     ]
     words = sum(len(s.split()) for s in sentences)
-    seconds = sum(wav_info(p)[1].size / wav_info(p)[0] for p in (synthesise(s, tmp_path) for s in sentences))
+    wavs = [synthesise(s, tmp_path, "festival") for s in sentences]
+    seconds = sum(wav_info(p)[1].size / wav_info(p)[0] for p in wavs)
     assert 140 <= words / seconds * 60 <= 160
 
 
@@ -125,7 +128,7 @@ def test_a_failed_write_leaves_no_file(tmp_path: Path, monkeypatch) -> None:
 
     monkeypatch.setattr(voice.wavfile, "write", broken_write)
     with pytest.raises(OSError, match="disk full"):
-        synthesise("One more sentence.", tmp_path)
+        synthesise("One more sentence.", tmp_path, "festival")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -163,14 +166,14 @@ def test_a_festival_that_stops_is_started_again(tmp_path: Path) -> None:
 def test_missing_engine_names_the_package(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(voice.shutil, "which", lambda name: None)
     with pytest.raises(VoiceError, match=voice.INSTALL):
-        synthesise("Hello.", tmp_path)
+        synthesise("Hello.", tmp_path, "festival")
 
 
 @needs_festival
 def test_missing_voice_names_the_package(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(voice, "_EVAL", "(voice_no_such_voice_hts)")
     with pytest.raises(VoiceError, match="festvox-us-slt-hts") as caught:
-        synthesise("Hello.", tmp_path)
+        synthesise("Hello.", tmp_path, "festival")
     assert "\n" not in str(caught.value)
     assert list(tmp_path.iterdir()) == []
 
@@ -306,7 +309,7 @@ def test_speech_onsets_of_silence_is_empty() -> None:
 
 @needs_festival
 def test_speech_onsets_split_two_spoken_sentences(tmp_path: Path) -> None:
-    sr, x = wav_info(synthesise(TWO_SENTENCES, tmp_path))
+    sr, x = wav_info(synthesise(TWO_SENTENCES, tmp_path, "festival"))
     spans = speech_onsets(x, sr)
     assert len(spans) == 2
     (_, end1), (start2, end2) = spans

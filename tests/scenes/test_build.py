@@ -19,6 +19,7 @@ from PIL import Image
 from scenes.build.captions import parse_srt
 from scenes.build.media import probe
 from scenes.build.publish import sha256
+from scenes.kit.voice import wav_info
 from tests.build.browser import ARGS as CHROMIUM_ARGS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -282,7 +283,8 @@ def test_manifest_records_each_clips_beats(build):
     for clip in json.loads((out / "manifest.json").read_text())["clips"]:
         beats = clip["beats"]
         assert len(beats) >= 3
-        assert [set(b) for b in beats] == [{"id", "text", "start", "end", "voice"}] * len(beats)
+        assert [set(b) for b in beats] == [{"id", "text", "start", "end", "voice", "engine"}] * len(beats)
+        assert {b["engine"] for b in beats} == {"piper en_US-joe-medium"}  # the default draft voice
         ids = [b["id"] for b in beats]
         assert len(set(ids)) == len(ids) and all(i.startswith(f"{clip['scene']}.") for i in ids)
         assert beats[0]["start"] == 0.0 and all(b["voice"] == "draft" and b["text"] for b in beats)
@@ -401,15 +403,16 @@ def test_recordings_replace_the_draft_and_bad_ones_are_reported(tmp_path):
     silence = np.zeros(rate, dtype=np.float32)
     take = np.concatenate([silence, speech.astype(np.float32) / 32768, silence])
     wavfile.write(recordings / "LectureTitle.01-title.wav", rate, (take * 32767).astype(np.int16))
-    (recordings / "LectureTitle.02-weighted-sum.wav").write_text("not audio at all")
+    (recordings / "LectureTitle.02-bank.wav").write_text("not audio at all")
     config = 'scenes = ["LectureTitle"]\nnarration = "my-voice"\n'
     proc, folder = render_title(tmp_path, config=config)
     assert proc.returncode == 0, proc.stderr[-2000:]
     warnings = [line for line in proc.stderr.splitlines() if "warning:" in line]
-    assert len(warnings) == 1 and "LectureTitle.02-weighted-sum.wav" in warnings[0]
+    assert len(warnings) == 1 and "LectureTitle.02-bank.wav" in warnings[0]
     assert "using the draft voice for this beat" in warnings[0]
     beats = json.loads((folder / "LectureTitle.beats.json").read_text())["beats"]
     assert [b["voice"] for b in beats[:2]] == ["recorded", "draft"]
+    assert [b["engine"] for b in beats[:2]] == ["recording", "piper en_US-joe-medium"]
     assert beats[0]["end"] - beats[0]["start"] >= take.size / rate  # re-timed to the recording
     # a changed recording is a changed input: the clip renders again
     again, _ = render_title(tmp_path, config=config)
@@ -418,6 +421,15 @@ def test_recordings_replace_the_draft_and_bad_ones_are_reported(tmp_path):
     wavfile.write(recordings / "LectureTitle.01-title.wav", rate, shorter)
     third, _ = render_title(tmp_path, config=config)
     assert third.returncode == 0 and "rendered in" in third.stderr
+
+
+def test_festival_stays_a_voice_the_lecture_file_can_choose(tmp_path):
+    proc, folder = render_title(tmp_path, config='scenes = ["LectureTitle"]\nvoice = "festival"\n')
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    beats = json.loads((folder / "LectureTitle.beats.json").read_text())["beats"]
+    assert {(b["voice"], b["engine"]) for b in beats} == {("draft", "festival cmu_us_slt_arctic_hts")}
+    rates = {wav_info(Path(path))[0] for b in beats for path, _ in b["audio"]}
+    assert rates == {32000}  # festival's HTS voice, not piper's 22,050 Hz
 
 
 def test_script_lists_every_beat_with_its_recording_path(build):
