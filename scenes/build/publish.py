@@ -1,4 +1,4 @@
-"""Turn rendered clips into a lecture: captions, posters, storyboards, one video, chapters, manifest, page.
+"""Turn rendered clips into a lecture: captions, posters, storyboards, one video, chapters, manifest, pages.
 
 Everything lands in the clips' folder (``media/lecture/<resolution>/``) and
 is written to a temporary name first, then renamed into place.
@@ -20,7 +20,7 @@ import manim
 
 from scenes.build.captions import chapters_vtt, clamp, parse_srt, shift, to_srt, to_vtt
 from scenes.build.media import audio_format, concat_videos, probe, save_last_frame
-from scenes.build.page import render_page, write_storyboard
+from scenes.build.page import render_notes, render_page, write_storyboard
 from scenes.build.render import RenderOptions, RenderResult, write_text_atomic
 from scenes.build.soundtrack import join_voices, manifest_beats, mux_voice, read_beats
 from scenes.config import LectureConfig
@@ -120,7 +120,9 @@ def publish_lecture(
     title: str,
     config: LectureConfig | None = None,
 ) -> Path:
-    """Write captions, posters, storyboards, the joined lecture, chapters, manifest and ``index.html``.
+    """Write captions, posters, storyboards, the joined lecture, chapters, manifest and both pages.
+
+    The pages are ``index.html`` (the players) and ``notes.html`` (the lecture notes).
 
     ``config`` is the lecture file the clips were rendered from: the page's
     Explore figures show its data (the defaults when None).
@@ -167,4 +169,6 @@ def publish_lecture(
     write_text_atomic(out_dir / "transcript.md", transcript(title, manifest["clips"]))
     overrides = (config or LectureConfig()).overrides
     write_text_atomic(out_dir / "index.html", render_page(manifest, out_dir, overrides))
+    # the notes' equations are typeset in the TeX cache the renders share (media/Tex)
+    write_text_atomic(out_dir / "notes.html", render_notes(manifest, out_dir.parent.parent / "Tex"))
     return out_dir / "index.html"

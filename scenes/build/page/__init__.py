@@ -4,6 +4,12 @@
 page's CSS and JavaScript (``assets/``) and the figures' data are inlined, so
 the page is one file that works from ``file://`` with no network. Only the
 videos, their posters and the storyboard thumbnails sit beside it.
+
+``notes.html`` (``templates/notes.html.j2``, :func:`render_notes`) is the
+lecture for reading: each section's narration, beat by beat, from the same
+manifest beats the video speaks, each beside its storyboard thumbnail, and the
+section's key equations (:mod:`scenes.build.page.equations`) typeset to inline
+SVG. It prints to PDF from the browser.
 """
 
 from __future__ import annotations
@@ -18,11 +24,12 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
+from scenes.build.page.equations import typeset
 from scenes.build.page.figures import FIGURES, figure_data
 from scenes.build.page.storyboard import write_storyboard
 from scenes.kit import theme
 
-__all__ = ["render_page", "write_storyboard", "figure_data", "ASSETS", "TEMPLATES"]
+__all__ = ["render_page", "render_notes", "write_storyboard", "figure_data", "ASSETS", "TEMPLATES"]
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -60,10 +67,15 @@ def inline_json(data: Any) -> Markup:
     return Markup(json.dumps(data, allow_nan=False, separators=(",", ":")).replace("<", "\\u003c"))
 
 
+def _section_heading(clip: Mapping[str, Any]) -> str:
+    """A section's heading: its number and title (the title alone for the title section)."""
+    return clip["title"] if clip["section"] == "0" else f"{clip['section']}. {clip['title']}"
+
+
 def _clip_context(clip: Mapping[str, Any], folder: Path, index: int) -> dict[str, Any]:
     """What the template needs of one clip: its player, storyboard and embed snippet."""
     shots = {s["beat"]: s for s in clip.get("storyboard", [])}
-    heading = clip["title"] if clip["section"] == "0" else f"{clip['section']}. {clip['title']}"
+    heading = _section_heading(clip)
     return {
         **clip,
         "id": f"clip-{index:02d}",
@@ -114,3 +126,34 @@ def render_page(
         "figure_data": inline_json(figures),
     }
     return _environment().get_template("index.html.j2").render(context)
+
+
+def render_notes(manifest: Mapping[str, Any], tex_dir: Path) -> str:
+    """The lecture notes' HTML for ``manifest``: its beats' text by section, thumbnails, key equations.
+
+    The text is the manifest's beats, the same the video speaks; the
+    thumbnails are the storyboard's files (relative paths, beside the page);
+    the equations are typeset with manim's TeX, cached in ``tex_dir``.
+    """
+    sections = []
+    for clip in manifest["clips"]:
+        shots = {s["beat"]: s["image"] for s in clip.get("storyboard", [])}
+        sections.append(
+            {
+                "scene": clip["scene"],
+                "heading": _section_heading(clip),
+                "start": clip["start"],
+                "beats": [
+                    {**b, "image": shots.get(b["id"]), "at": clip["start"] + b["start"]}
+                    for b in clip["beats"]
+                ],
+                "equations": typeset(clip["scene"], tex_dir),
+            }
+        )
+    context = {
+        "title": manifest["title"],
+        "sections": sections,
+        "colours": {name.lower(): getattr(theme, name) for name in ROLES},
+        "css": Markup(_asset("notes.css")),
+    }
+    return _environment().get_template("notes.html.j2").render(context)
