@@ -34,6 +34,7 @@ __all__ = [
     "HEAD_NAMES",
     "StylizedHeads",
     "stylized_heads",
+    "distinctive_queries",
 ]
 
 POS_TAGS = ("DET", "ADJ", "NOUN", "PRON", "VERB", "PREP", "ADV", "CONJ", "PUNCT")
@@ -281,3 +282,35 @@ def stylized_heads(
     mask = causal_mask(n) if causal else None
     result = multi_head_attention(x, w_q, w_k, w_v, w_o, 4, mask=mask, bias=bias)
     return StylizedHeads(sentence, HEAD_NAMES, targets, result, causal)
+
+
+def distinctive_queries(weights: FloatArray) -> NDArray[np.intp]:
+    r"""For each head, the query whose weight row differs most from every other head's.
+
+    Head h's score at query i is the total variation distance from its row to the
+    nearest other head's row, :math:`\min_{g \ne h} \tfrac12 \sum_j |w_{hij} - w_{gij}|`;
+    the query returned maximises it (the first on ties): the word where the head's
+    statistic stands out from all the others.
+
+    Parameters
+    ----------
+    weights : ndarray, shape (H, T, T)
+        Attention weights of H >= 2 heads, rows = queries.
+
+    Returns
+    -------
+    ndarray of int, shape (H,)
+
+    Examples
+    --------
+    >>> w = np.array([[[1, 0], [1, 0]], [[1, 0], [0, 1]], [[1, 0], [0.5, 0.5]]])
+    >>> distinctive_queries(w)
+    array([1, 1, 1])
+    """
+    w = np.asarray(weights, dtype=float)
+    if w.ndim != 3 or w.shape[0] < 2 or w.shape[1] != w.shape[2]:
+        raise ValueError(f"weights must have shape (H >= 2, T, T), got {w.shape}")
+    tv = 0.5 * np.abs(w[:, None] - w[None, :]).sum(axis=-1)  # (H, H, T)
+    heads = np.arange(w.shape[0])
+    tv[heads, heads] = np.inf
+    return np.asarray(tv.min(axis=1).argmax(axis=1), dtype=np.intp)

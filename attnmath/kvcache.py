@@ -1,9 +1,14 @@
 r"""Autoregressive decoding with a KV cache, and why it keeps raw keys and values (section 6).
 
 At step t the output is :math:`\sum_{i \le t} \alpha_i(q_t)\, v_i`. Each new
-query reweights every cached pair, so the cache must keep the raw
+query reweights every cached pair. Softmax's kernel :math:`\exp(q \cdot k / \tau)`
+does not factor into a query part times a key part, so no fixed-size summary
+of the past serves every future query: the cache must keep the raw
 :math:`(k_i, v_i)`. Only a query-independent (uniform) pattern could be
 collapsed into the running sum :math:`\sum_i v_i` kept by :class:`RunningSummary`.
+Linear attention's kernel :math:`\phi(q)^\top \phi(k)` does factor, so its past
+folds into a d x d state :math:`S_t = S_{t-1} + \phi(k_t) v_t^\top`
+(:func:`linear_state_bytes`).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ __all__ = [
     "RunningSummary",
     "kv_cache_bytes",
     "running_summary_bytes",
+    "linear_state_bytes",
     "PagedBlocks",
     "paged_kv_blocks",
     "streaming_keep",
@@ -196,6 +202,27 @@ def running_summary_bytes(
     one_token = kv_cache_bytes(n_layers, n_kv_heads, head_dim, 1, bytes_per_element=bytes_per_element)
     per_token_values = one_token // 2
     return per_token_values + 8
+
+
+def linear_state_bytes(n_layers: int, n_kv_heads: int, head_dim: int, *, bytes_per_element: int = 2) -> int:
+    r"""Bytes of causal linear attention's states: one ``head_dim x head_dim`` matrix per layer and head.
+
+    :math:`S_t = \sum_{i \le t} \phi(k_i) v_i^\top`, with the feature map keeping
+    the head's width; constant in sequence length. (The normaliser
+    :math:`\sum_i \phi(k_i)`, one more vector per head, is left out.)
+
+    Examples
+    --------
+    >>> linear_state_bytes(32, 32, 128) // 2**20  # MiB, whatever the sequence length
+    32
+    >>> linear_state_bytes(32, 32, 128) // kv_cache_bytes(32, 32, 128, 1)  # tokens of raw cache it equals
+    64
+    """
+    layers = check_int(n_layers, "n_layers", minimum=1)
+    heads = check_int(n_kv_heads, "n_kv_heads", minimum=1)
+    dim = check_int(head_dim, "head_dim", minimum=1)
+    width = check_int(bytes_per_element, "bytes_per_element", minimum=1)
+    return layers * heads * dim * dim * width
 
 
 @dataclass(frozen=True)

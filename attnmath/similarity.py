@@ -30,6 +30,8 @@ __all__ = [
     "gaussian_as_dot_product",
     "SimilarityFit",
     "fit_similarity",
+    "best_bandwidth",
+    "held_out_errors",
 ]
 
 
@@ -201,6 +203,58 @@ def fit_similarity(
     res, initial = best
     w_q, w_k = _unstandardize(res.x, rank, float(np.mean(x)), scale)
     return SimilarityFit(w_q, w_k, float(res.fun), initial, int(res.nit))
+
+
+def best_bandwidth(keys: Any, values: Any, bandwidths: Any) -> float:
+    """The bandwidth of ``bandwidths`` with the lowest leave-one-out error of Gaussian kernel regression.
+
+    Examples
+    --------
+    >>> best_bandwidth([0.0, 0.1, 0.9, 1.0], [0.0, 0.2, 0.8, 1.0], [0.01, 0.3, 10.0])
+    0.3
+    """
+    from attnmath.kernels import loo_cv_error  # local: kernels does not depend on this module
+
+    bw = np.atleast_1d(as_float_array(bandwidths, "bandwidths"))
+    return float(bw[np.argmin(loo_cv_error(keys, values, bw))])
+
+
+def held_out_errors(
+    fit: SimilarityFit, bandwidth: float, keys: Any, values: Any, test_keys: Any, test_values: Any
+) -> tuple[float, float]:
+    r"""Mean squared errors on held-out points: (Gaussian kernel regression, learned attention).
+
+    Both predict each test value from the training points only:
+    :math:`\hat f(q) = \sum_i w_i(q)\, y_i` with Gaussian weights at
+    ``bandwidth``, and with ``fit``'s attention weights. Neither was fitted
+    on the test points, so the two errors compare them fairly.
+
+    Returns
+    -------
+    (gaussian, learned) : two floats
+
+    Examples
+    --------
+    >>> x = np.array([0.0, 0.5, 1.0])
+    >>> fit = SimilarityFit(*gaussian_as_dot_product(0.2), loss=0.0, initial_loss=0.0, n_iter=0)
+    >>> g, a = held_out_errors(fit, 0.2, x, x, [0.25], [0.25])
+    >>> bool(np.isclose(g, a))
+    True
+    """
+    from attnmath.kernels import nadaraya_watson  # local: kernels does not depend on this module
+
+    x = as_float_array(keys, "keys", min_ndim=1)
+    y = as_float_array(values, "values", min_ndim=1)
+    tx = as_float_array(test_keys, "test_keys", min_ndim=1)
+    ty = as_float_array(test_values, "test_values", min_ndim=1)
+    if x.ndim != 1 or y.shape != x.shape or tx.ndim != 1 or ty.shape != tx.shape or tx.size == 0:
+        raise ValueError(
+            f"keys/values and test keys/values must be 1-D pairs, got {x.shape}, {y.shape}, "
+            f"{tx.shape}, {ty.shape}"
+        )
+    gaussian = float(np.mean((nadaraya_watson(tx, x, y, bandwidth) - ty) ** 2))
+    learned = float(np.mean((fit.weights(tx, x) @ y - ty) ** 2))
+    return gaussian, learned
 
 
 def _gaussian_start(z: FloatArray, y: FloatArray, rank: int) -> FloatArray:

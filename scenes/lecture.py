@@ -44,14 +44,14 @@ class Clip:
 
 
 LECTURE: tuple[Clip, ...] = (
-    Clip("LectureTitle", "s0_title", "0", "Attention: title and outline", 27.0),
-    Clip("FixedVsQueryWeights", "s1_fixed_vs_query", "1", "Fixed and query-dependent weights", 61.0),
-    Clip("KernelRegressionCollapse", "s2_kernel_regression", "2", "Attention as kernel regression", 84.0),
-    Clip("TemperatureSweep", "s3_softmax_temperature", "3", "Softmax as entropy-regularised retrieval", 111),
-    Clip("KernelVariants", "s4_kernel_variants", "4", "Kernel variants", 100.0),
-    Clip("HeadRouting", "s5_multihead", "5", "Multi-head: many statistics at once", 75.0),
-    Clip("KVCacheGrowth", "s6_kv_cache", "6", "Causal masking and the KV cache", 88.0),
-    Clip("AdaptiveSufficiency", "s7_adaptive_sufficiency", "7", "Adaptive sufficiency", 44.0),
+    Clip("LectureTitle", "s0_title", "0", "Attention: title and outline", 59.0),
+    Clip("FixedVsQueryWeights", "s1_fixed_vs_query", "1", "Fixed and query-dependent weights", 86.0),
+    Clip("KernelRegressionCollapse", "s2_kernel_regression", "2", "Attention as kernel regression", 101.0),
+    Clip("TemperatureSweep", "s3_softmax_temperature", "3", "Softmax is the entropy-regularised rule", 168.0),
+    Clip("KernelVariants", "s4_kernel_variants", "4", "Kernel variants", 118.0),
+    Clip("HeadRouting", "s5_multihead", "5", "Multi-head: many statistics at once", 99.0),
+    Clip("KVCacheGrowth", "s6_kv_cache", "6", "Causal masking and the KV cache", 108.0),
+    Clip("AdaptiveSufficiency", "s7_adaptive_sufficiency", "7", "Adaptive sufficiency", 45.0),
 )
 
 

@@ -7,7 +7,24 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, LaggedStart, Mobject, Transform, VGroup, Write
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    ArcBetweenPoints,
+    Circle,
+    Circumscribe,
+    Create,
+    FadeIn,
+    FadeOut,
+    LaggedStart,
+    Mobject,
+    Transform,
+    VGroup,
+    Write,
+)
 
 from scenes.kit import theme
 from scenes.kit.base import LectureScene
@@ -17,6 +34,13 @@ from scenes.lecture import LECTURE
 __all__ = ["LectureTitle"]
 
 OUTLINE = tuple(f"{c.section}  {c.title}" for c in LECTURE if c.section != "0")
+# Two sentences in which "bank" needs its context, the word that settles it, and what it then means.
+SENTENCES = (
+    (("she", "sat", "on", "the", "river", "bank"), "river", "a riverside"),
+    (("the", "bank", "raised", "rates"), "rates", "a lender"),
+)
+# How much "bank" might draw on each word of the first sentence: drawn by hand, and labelled so.
+ILLUSTRATIVE_MIX = (0.04, 0.08, 0.04, 0.04, 0.6, 0.2)
 
 
 class LectureTitle(LectureScene):
@@ -30,14 +54,26 @@ class LectureTitle(LectureScene):
     outline: ClassVar[tuple[str, ...]] = OUTLINE
 
     def construct(self) -> None:
-        """Storyboard: title, formula, outline."""
+        """Storyboard: title, a word that needs its context, the formula, where q, k, v come from, outline."""
         with self.beat("title", f"Welcome to {self.lecture_title}: {self.subtitle}."):
             self.show_heading()
+        with self.beat(
+            "bank",
+            'The word bank means a riverside in "she sat on the river bank", '
+            'but a lender in "the bank raised rates".',
+        ):
+            self.show_sentences()
+        with self.beat(
+            "mix",
+            "Attention lets each word take a weighted mix of all the words, "
+            "the weights set by their content, not their position.",
+        ):
+            self.show_mix()
         self.formula = self.build_formula()
         with self.beat(
             "weighted-sum", "For one query, q, attention returns a weighted sum of the values, v i."
         ):
-            self.play(FadeOut(self.heading, shift=0.3 * UP), run_time=0.6)
+            self.play(FadeOut(self.sentences, shift=0.3 * UP), run_time=0.6)
             self.play(Write(self.formula[0]), run_time=2.0)
         with self.beat(
             "weights",
@@ -45,8 +81,97 @@ class LectureTitle(LectureScene):
             "divided by a temperature, tau.",
         ):
             self.play(Write(self.formula[1]), run_time=min(max(self.speech_left() - 2.0, 2.5), 5.0))
+        with self.beat(
+            "projections",
+            "Where do q, k and v come from? Each is a learned projection of a token's embedding, x, "
+            "the vector standing for it.",
+        ):
+            self.show_projections()
+        with self.beat(
+            "temperature",
+            "Transformers set the temperature, tau, to the square root of d k, "
+            "the number of entries in each key.",
+        ):
+            self.show_temperature()
         with self.beat("outline", self.outline_narration()):
+            self.play(FadeOut(self.origins), run_time=0.6)
             self.show_outline()
+
+    # --- why: a word needs its context ------------------------------------------
+    def show_sentences(self) -> None:
+        """The two sentences, "bank" in yellow in each, the deciding word and the meaning under it."""
+        rows = []
+        for words, cue, meaning in SENTENCES:
+            row = VGroup(*(label(w, size=theme.TITLE_SIZE) for w in words)).arrange(RIGHT, buff=0.35)
+            for word, text in zip(row, words, strict=True):
+                word.set_color(theme.WEIGHT if text == "bank" else theme.QUERY if text == cue else theme.TEXT)
+            bank = row[words.index("bank")]
+            gloss = label(meaning, color=theme.MUTED).next_to(bank, DOWN, buff=0.25)
+            rows.append(VGroup(row, gloss))
+        self.rows = [r[0] for r in rows]
+        self.sentences = VGroup(*rows).arrange(DOWN, buff=1.1).move_to(0.6 * DOWN)
+        self.play(FadeOut(self.heading, shift=0.3 * UP), run_time=0.6)
+        self.play(FadeIn(rows[0][0]), FadeIn(rows[1][0]), run_time=1.2)
+        self.hold(self.speech_left() - 2.0)
+        self.play(FadeIn(rows[0][1]), FadeIn(rows[1][1]), run_time=1.0)
+
+    def show_mix(self) -> None:
+        """Arcs from "bank" to every word of the first sentence, their width its (hand-drawn) weight."""
+        row = self.rows[0]
+        bank = SENTENCES[0][0].index("bank")
+        arcs = VGroup()
+        for j, w in enumerate(ILLUSTRATIVE_MIX):
+            start, end = row[bank].get_top() + 0.1 * UP, row[j].get_top() + 0.1 * UP
+            arc = (
+                ArcBetweenPoints(start, end, angle=0.6 * np.pi if j < bank else -0.6 * np.pi)
+                if j != bank
+                else Circle(radius=0.18).move_to(start + 0.2 * UP)
+            )
+            arcs.add(arc.set_stroke(theme.WEIGHT, width=2.0 + 14.0 * w, opacity=0.35 + 0.65 * w))
+        note = label("weights drawn by hand", color=theme.MUTED, small=True)
+        note.next_to(self.sentences, DOWN, buff=0.5)
+        self.sentences.add(arcs, note)
+        self.play(Create(arcs), run_time=2.0)
+        self.play(
+            FadeIn(note), Circumscribe(row[SENTENCES[0][0].index("river")], color=theme.QUERY), run_time=1.5
+        )
+
+    # --- where q, k and v come from, and tau ---------------------------------------
+    def show_projections(self) -> None:
+        """The formula moves up; q, k and v as projections of the embedding x, large in the middle."""
+        self.move_formula_up()
+        size = theme.TITLE_SIZE + 8
+        self.origins = VGroup(
+            VGroup(
+                math(r"q = W_Q\, x", size=size, colors={"q": theme.QUERY}),
+                math(r"k_i = W_K\, x_i", size=size, colors={"k_i": theme.KEY}),
+                math(r"v_i = W_V\, x_i", size=size, colors={"v_i": theme.VALUE}),
+            ).arrange(RIGHT, buff=0.9)
+        )
+        self.origins.move_to(0.6 * UP)
+        gloss = label("x: a token's embedding, the vector standing for it", color=theme.MUTED)
+        gloss.next_to(self.origins, DOWN, buff=0.4)
+        fit_width(gloss, theme.SAFE_RIGHT - theme.SAFE_LEFT)
+        self.origins.add(gloss)
+        self.play(FadeIn(self.origins[0], shift=0.2 * UP), run_time=1.5)
+        self.play(FadeIn(gloss), run_time=1.0)
+
+    def show_temperature(self) -> None:
+        """The rule tau = sqrt(d_k) under the projections, and the formula's tau circled."""
+        rule = math(r"\tau = \sqrt{d_k}", size=theme.TITLE_SIZE + 8, colors={r"\tau": theme.TEMPERATURE})
+        gloss = label("d\u2096: entries in each key", color=theme.MUTED)
+        VGroup(rule, gloss).arrange(RIGHT, buff=0.5).next_to(self.origins, DOWN, buff=0.6)
+        self.origins.add(rule, gloss)
+        self.play(FadeIn(rule, shift=0.2 * UP), run_time=1.2)
+        self.play(FadeIn(gloss), Circumscribe(self.formula[1], color=theme.TEMPERATURE), run_time=1.5)
+
+    def move_formula_up(self) -> None:
+        """The formula's two lines side by side at the top, as the outline will have them."""
+        target = self.formula.copy().arrange(RIGHT, buff=0.8)
+        target[1].match_y(target[0][0][:8])  # level with "Attn(q, K, V)", not the sum's index
+        fit_width(target.scale(0.75), theme.SAFE_RIGHT - theme.SAFE_LEFT)
+        target.to_edge(UP, buff=theme.MARGIN + 0.1)
+        self.play(Transform(self.formula, target), run_time=1.0)
 
     def show_heading(self) -> None:
         """The lecture's name and subtitle, wrapped to stay in the frame whatever their length."""
@@ -55,6 +180,7 @@ class LectureTitle(LectureScene):
         sub = wrapped(self.subtitle, width=width, size=theme.BODY_SIZE, color=theme.MUTED, max_lines=2)
         self.heading = VGroup(heading, sub).arrange(DOWN, buff=0.45).move_to(0.4 * UP)
         self.play(FadeIn(self.heading, shift=0.2 * UP), run_time=1.2)
+        self.hold(self.speech_left())
 
     def build_formula(self) -> Mobject:
         """Attention for one query: the weighted sum, then its weights, large in the middle."""
@@ -80,14 +206,9 @@ class LectureTitle(LectureScene):
         return items.set_x(0)
 
     def show_outline(self) -> None:
-        """The formula moves up; the sections appear one after another under it."""
+        """The sections appear one after another under the formula."""
         if not self.outline:
             return
-        formula_target = self.formula.copy().arrange(RIGHT, buff=0.8)
-        formula_target[1].match_y(formula_target[0][0][:8])  # level with "Attn(q, K, V)", not the sum's index
-        fit_width(formula_target.scale(0.75), theme.SAFE_RIGHT - theme.SAFE_LEFT)
-        formula_target.to_edge(UP, buff=theme.MARGIN + 0.1)
-        self.play(Transform(self.formula, formula_target), run_time=1.0)
         run_time = min(max(self.speech_left() - 0.5, 2.5), 6.0)
         self.play(
             LaggedStart(*(FadeIn(line) for line in self.outline_items()), lag_ratio=0.3), run_time=run_time

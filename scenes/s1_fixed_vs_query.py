@@ -7,6 +7,11 @@ size. The beat's method is shown large with its words (name, rule, axis
 titles); the others wait as small unlabelled thumbnails at the side, and the
 comparison beats show two methods side by side. Moving a figure scales it;
 its words are rebuilt at full size for the new place, never scaled.
+
+The kernel's bandwidth and attention's projections are both tuned on the
+same points by leave-one-out error, so that score cannot judge them; the
+scene compares them on fresh points drawn with another seed, and says
+whichever way it comes out.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from manim import (
     DashedLine,
     Dot,
     FadeIn,
+    FadeOut,
     Indicate,
     Mobject,
     ValueTracker,
@@ -30,7 +36,9 @@ from manim import (
 )
 
 from attnmath import (
+    best_bandwidth,
     fit_similarity,
+    held_out_errors,
     kernel_weights,
     loo_cv_error,
     noisy_sine,
@@ -70,39 +78,53 @@ class FixedVsQueryWeights(LectureScene):
 
     n_points: ClassVar[int] = 10
     noise: ClassVar[float] = 0.25
-    seed: ClassVar[int] = 3
-    bandwidth: ClassVar[float] = 0.08
+    seed: ClassVar[int] = 2
+    n_fresh: ClassVar[int] = 200  # held-out points, drawn with their own seed, that nothing is fitted on
+    fresh_seed: ClassVar[int] = 100
     query_path: ClassVar[tuple[float, ...]] = (0.08, 0.92, 0.35)
 
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""
-        self.x, self.y = noisy_sine(self.n_points, noise=self.noise, seed=self.seed)
-        self.fit = fit_similarity(self.x, self.y)
-        self.grid = np.linspace(0.0, 1.0, 161)
+        self.compute()
         with self.beat("title", "Section one. Fixed and query-dependent weights."):
             self.title_card()
         self.build_figures()
         with self.beat(
             "mean",
-            f"Here are {self.x.size} noisy points. The mean, a sufficient statistic, weighs every point "
-            "the same, so it predicts a flat line.",
+            f"Here are {self.x.size} noisy points. Their mean is a sufficient statistic: "
+            "for a constant plus Gaussian noise, it keeps everything the data say.",
         ):
-            self.introduce(0)
+            self.present(0)
+        with self.beat(
+            "mean-flat", "The mean weighs every point the same, one over N, so it predicts a flat line."
+        ):
+            self.predict(0)
         with self.beat(
             "kernel",
             "Kernel regression weighs each point by its similarity to the query, under a kernel we choose.",
         ):
-            self.introduce(1)
+            self.present(1)
+            self.predict(1)
         with self.beat("attention", "Attention does the same with a learned dot-product similarity."):
-            self.introduce(2)
+            self.present(2)
+            self.predict(2)
         with self.beat(
             "query-arrives",
             "A query, q, arrives in orange. The yellow bars are each method's weights on the points.",
         ):
             self.show_weights()
         self.move_query()
-        with self.beat("learned", self.learned_narration()):
-            self.show_learned_fact()
+        self.compare_fits()
+
+    def compute(self) -> None:
+        """The data, the fitted similarity, the best bandwidth and both methods' errors, from attnmath."""
+        self.x, self.y = noisy_sine(self.n_points, noise=self.noise, seed=self.seed)
+        self.fresh = noisy_sine(self.n_fresh, noise=self.noise, seed=self.fresh_seed)
+        self.fit = fit_similarity(self.x, self.y)
+        self.bandwidth = best_bandwidth(self.x, self.y, np.geomspace(1e-3, 10, 200))
+        self.loo = (float(loo_cv_error(self.x, self.y, [self.bandwidth])[0]), self.fit.loss)
+        self.held_out = held_out_errors(self.fit, self.bandwidth, self.x, self.y, *self.fresh)
+        self.grid = np.linspace(0.0, 1.0, 161)
 
     # --- the three weighting rules, all from attnmath -------------------------
     def weights(self, queries: np.ndarray) -> list[np.ndarray]:
@@ -230,12 +252,15 @@ class FixedVsQueryWeights(LectureScene):
         """How much figure ``k`` is scaled from its full size now."""
         return float(self.axes[k].x_axis.get_length() / FIG_W)
 
-    def introduce(self, k: int) -> None:
-        """Method ``k`` large with its words; the ones before it go to the side; then its prediction."""
+    def present(self, k: int) -> None:
+        """Method ``k`` large with its words; the ones before it go to the side."""
         places = {j: ("thumb", THUMBS[j]) for j in range(k)}
         places[k] = ("big", BIG_FIRST if k == 0 else BIG)
         self.arrange_figures(places)
-        self.hold(max(self.speech_left() - 3.5, 0.0))
+
+    def predict(self, k: int) -> None:
+        """Method ``k``'s prediction drawn left to right, finishing as the words do."""
+        self.hold(max(self.speech_left() - 3.0, 0.0))
         self.play(Create(self.figures[k][0][2]), run_time=2.5)
         self.add(self.figures[k][0])
 
@@ -300,29 +325,71 @@ class FixedVsQueryWeights(LectureScene):
             self.rearrange({1: ("pair", PAIR[0]), 2: ("pair", PAIR[1])})
             self.sweep_to(self.q, self.query_path[2], min(max(self.speech_left(), 5.0), 7.0))
 
-    # --- what "learned" means --------------------------------------------------
-    def best_gaussian_error(self) -> float:
-        """Leave-one-out error of the best Gaussian bandwidth on this data."""
-        return float(np.min(loo_cv_error(self.x, self.y, np.geomspace(1e-3, 10, 200))))
+    # --- a fair comparison: both fitted on the 10 points, judged on fresh ones ------
+    def compare_fits(self) -> None:
+        """Both similarities are fitted by leave-one-out; only fresh points judge them fairly."""
+        (g_loo, a_loo), (g_new, a_new) = (tuple(map(sig2, pair)) for pair in (self.loo, self.held_out))
+        with self.beat(
+            "fitted",
+            f"Both were tuned on these {self.x.size} points, predicting each from the others. "
+            f"On that score, the learned similarity wins, {a_loo} to {g_loo}.",
+        ):
+            for rule in (self.words[k][0][1] for k in (1, 2)):  # colour only: grown, it leaves the frame
+                self.play(Indicate(rule, scale_factor=1.0), run_time=1.2)
+            self.show_errors("leave-one-out error: the score both were tuned on", self.loo)
+        with self.beat(
+            "held-out",
+            f"On {self.n_fresh} fresh points neither was fitted on, the Gaussian's error is {g_new}, "
+            f"and the learned similarity's {a_new}.",
+        ):
+            self.show_fresh_points()
+            self.show_errors(f"error on {self.n_fresh} fresh points", self.held_out)
+        with self.beat("overfit", self.overfit_narration()):
+            self.play(Indicate(self.figures[2][0][2], color=theme.WARNING, scale_factor=1.0), run_time=2.0)
 
-    def learned_narration(self) -> str:
-        """What 'learned' means, and how the fitted similarity compares with the best bandwidth."""
-        better = "lower" if self.fit.loss < self.best_gaussian_error() else "higher"
+    def overfit_narration(self) -> str:
+        """What the fresh points say, whichever way they came out."""
+        n_params = self.fit.w_q.size + self.fit.w_k.size
+        if self.held_out[1] < self.held_out[0]:
+            return (
+                f"Here the learned similarity, with {n_params} numbers tuned on {self.x.size} points, "
+                "also predicts fresh points better than the tuned kernel."
+            )
         return (
-            "The kernel is chosen by hand. Attention's projections are fitted to predict each point from "
-            f"the others, and their leave-one-out error is {better} than the best Gaussian bandwidth's."
+            f"With {n_params} numbers tuned on {self.x.size} points, the learned similarity follows "
+            "their noise. Learning a similarity takes more data than choosing one."
         )
 
-    def show_learned_fact(self) -> None:
-        """The two similarities' leave-one-out errors, in one line under the figures."""
-        header = label("leave-one-out error", color=theme.MUTED)
-        errors = VGroup(
-            label(f"best Gaussian {self.best_gaussian_error():.3f}").set_x(self.axes[1].get_center()[0]),
-            label(f"learned {self.fit.loss:.3f}").set_x(self.axes[2].get_center()[0]),
+    def show_errors(self, heading: str, errors: tuple[float, float]) -> None:
+        """One line of errors under the two figures, with its heading; it replaces the line before."""
+        header = label(heading, color=theme.MUTED)
+        values = VGroup(
+            label(f"best Gaussian {sig2(errors[0])}").set_x(self.axes[1].get_center()[0]),
+            label(f"learned {sig2(errors[1])}").set_x(self.axes[2].get_center()[0]),
         ).set_y(theme.SAFE_BOTTOM + 0.22)
-        note = VGroup(header.next_to(errors, UP, buff=0.1).set_x(0), errors)
-        rules = [self.words[k][0][1] for k in (1, 2)]
-        for rule in rules:  # colour only: the attention rule spans its figure; grown, it leaves the frame
-            self.play(Indicate(rule, scale_factor=1.0), run_time=1.2)
-        self.hold(self.speech_left() - 3.0)
+        note = VGroup(header.next_to(values, UP, buff=0.1).set_x(0), values)
+        old = getattr(self, "note", None)
+        if old is not None:
+            self.play(FadeOut(old), run_time=0.5)
         self.play(FadeIn(note), run_time=1.0)
+        self.note = note
+
+    def show_fresh_points(self) -> None:
+        """The fresh points, small and grey, behind each of the two plots."""
+        keep = (self.fresh[1] >= Y_RANGE[0]) & (self.fresh[1] <= Y_RANGE[1])
+        xs, ys = self.fresh[0][keep], self.fresh[1][keep]
+        clouds = [
+            VGroup(
+                *(
+                    Dot(self.axes[k].c2p(a, b), radius=0.035, color=theme.MUTED)
+                    for a, b in zip(xs, ys, strict=True)
+                )
+            )
+            for k in (1, 2)
+        ]
+        self.play(*(FadeIn(c.set_z_index(-1)) for c in clouds), run_time=1.0)
+
+
+def sig2(value: float) -> str:
+    """``value`` to two significant figures, as the narration says it and the screen shows it."""
+    return f"{value:.2g}"

@@ -19,7 +19,8 @@ from manim import (
     Dot,
     FadeIn,
     FadeOut,
-    LaggedStart,
+    Indicate,
+    Mobject,
     ReplacementTransform,
     ValueTracker,
     VGroup,
@@ -75,32 +76,35 @@ class KernelRegressionCollapse(LectureScene):
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""
         self.compute()
+        n = self.x.size
         with self.beat("title", "Section two. Attention as Nadaraya-Watson kernel regression."):
             self.title_card()
-        with self.beat("data", f"Here are {self.x.size} noisy samples of a smooth curve."):
+        with self.beat("data", f"Here are {n} noisy samples of a smooth curve."):
             self.show_data()
         with self.beat(
             "estimate",
-            "The white curve is the Nadaraya-Watson estimate: a kernel-weighted average of the y values.",
+            "The white curve is the Nadaraya-Watson estimate: at each input, an average of the y values "
+            "weighted by a kernel.",
         ):
             self.show_estimate()
         with self.beat(
             "query-kernel",
-            "Fix a query, q, in orange. Its purple kernel sets each sample's weight: the yellow bars.",
+            "Fix a query, q, in orange. The purple kernel, a bump centred on q, sets each sample's weight: "
+            "the yellow bars.",
         ):
             self.show_kernel()
         with self.beat(
-            "readouts",
-            "On the right: the bandwidth sigma, the entropy of the weights, and k effective.",
+            "bandwidth", "The bump's width is the bandwidth, sigma. Now push it to both extremes."
         ):
-            self.show_readouts()
+            self.play(FadeOut(self.equation), run_time=0.6)
+            self.introduce_readout(0)
+        self.sweep_bandwidth()
         with self.beat(
             "leave-one-out",
-            "Below them, the error when each sample is predicted from the others. "
-            "It is lowest here, where the fit is smooth.",
+            "Predicting each sample from the others, the error is lowest in between: "
+            "the bias-variance trade-off, fidelity against stability.",
         ):
             self.show_loo_panel()
-        self.sweep_bandwidth()
         self.show_softmax_identity()
 
     def compute(self) -> None:
@@ -153,7 +157,7 @@ class KernelRegressionCollapse(LectureScene):
         self.query_dot = Dot(radius=0.11, color=theme.QUERY)
         self.bump = curve(self.axes, self.xs, self.bump_ys(i), color=theme.TEMPERATURE, width=4)
         self.build_readouts()
-        self.live = VGroup(self.estimate, self.query_dot, self.bump, self.bars, self.readouts)
+        self.live = VGroup(self.estimate, self.query_dot, self.bump, self.bars)
         self.refresh()
         x_titles = axis_labels(bar_axes, "input x", None, x_ticks=X_TICKS)
         self.play(
@@ -182,13 +186,17 @@ class KernelRegressionCollapse(LectureScene):
             }
         )
 
-    def show_readouts(self) -> None:
-        """The bandwidth, entropy and effective k, one after another, where the formula was; then live."""
-        self.play(FadeOut(self.equation), run_time=0.6)
-        self.play(
-            LaggedStart(*(FadeIn(r) for r in self.readouts), lag_ratio=0.5),
-            run_time=min(max(self.speech_left() - 1.0, 1.5), 4.0),
-        )
+    def introduce_readout(self, k: int) -> None:
+        """Readout ``k`` (sigma, entropy, effective k) fades in, then follows the bandwidth with the rest."""
+        self.join_live(self.readouts[k])
+
+    def join_live(self, *mobjects: Mobject, run_time: float = 1.0) -> None:
+        """``mobjects`` fade in at the bandwidth's current state, then are redrawn with the live group."""
+        self.stop_live(self.live)
+        self.refresh()
+        self.play(*(FadeIn(m) for m in mobjects), run_time=run_time)
+        self.remove(*mobjects)
+        self.live.add(*mobjects)
         self.go_live(self.live, self.refresh)
 
     def bump_ys(self, i: int) -> np.ndarray:
@@ -206,9 +214,9 @@ class KernelRegressionCollapse(LectureScene):
         k = float(np.exp(self.h[i]))
         for readout, value in zip(self.readouts, (self.sigmas[i], self.h[i], k), strict=True):
             readout.set_value(float(value))
+        self.set_regime(classify_regime(k, self.x.size))
         if hasattr(self, "loo_dot"):
             self.loo_dot.move_to(self.loo_point(i))
-            self.set_regime(classify_regime(k, self.x.size))
 
     def set_regime(self, regime: str) -> None:
         """Name the bandwidth's regime under the readouts."""
@@ -241,40 +249,44 @@ class KernelRegressionCollapse(LectureScene):
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         best_label.align_to(self.loo_axes, UP).align_to(self.loo_axes, LEFT).shift(0.3 * RIGHT + 0.1 * DOWN)
         self.loo_dot = Dot(radius=0.11, color=theme.TEMPERATURE)
-        self.live.add(self.loo_dot, self.regime)
-        self.refresh()
         self.fade_in(self.loo_axes, titles, run_time=1.0)
-        self.play(Create(loo_curve), run_time=2.5)
-        self.play(FadeIn(best_label), FadeIn(self.loo_dot), run_time=1.0)
-        self.hold(self.speech_left() - 4.0)
-        self.play(FadeIn(self.regime), run_time=1.0)
-        self.go_live(self.live, self.refresh)
+        self.play(Create(loo_curve), run_time=1.5)
+        self.join_live(self.loo_dot, run_time=0.6)
+        self.sweep_to(self.log_sigma, np.log10(self.sigmas[self.best]), 5.0)
+        self.play(FadeIn(best_label), run_time=1.0)
 
     def sweep_bandwidth(self) -> None:
-        """Tiny bandwidth, back to the best one, then huge: one beat each, the sweep filling the beat."""
-        n = self.x.size
-        steps = (
-            (
-                "tiny-bandwidth",
-                self.sigmas[0],
-                "Shrink the bandwidth: all the weight lands on the nearest sample, the entropy falls "
-                "to zero, and the estimate turns into steps.",
-            ),
-            (
-                "best-bandwidth",
-                self.sigmas[self.best],
-                "Widen it again, and the curve smooths out.",
-            ),
-            (
-                "huge-bandwidth",
-                self.sigmas[-1],
-                f"Wider still, every sample counts the same, k effective nears {n}, "
-                "and the estimate flattens to the mean.",
-            ),
-        )
-        for slug, sigma, text in steps:
-            with self.beat(slug, text):
-                self.sweep_to(self.log_sigma, np.log10(sigma), min(max(self.speech_left() - 1.0, 4.0), 8.0))
+        """Tiny bandwidth, then huge: a beat for each sweep, a beat for what the estimate became."""
+        with self.beat(
+            "tiny-bandwidth",
+            "Shrink it. The entropy, how spread out the weights are, falls near zero: "
+            "the nearest sample takes all the weight.",
+        ):
+            self.join_live(self.readouts[1], self.regime)
+            self.sweep_to(
+                self.log_sigma, np.log10(self.sigmas[0]), min(max(self.speech_left() - 1.0, 4.0), 7.0)
+            )
+        with self.beat(
+            "steps",
+            "The estimate copies the nearest sample, a jagged step function: low bias, but high variance, "
+            "since it follows the noise.",
+        ):
+            self.play(Indicate(self.estimate, color=theme.WARNING, scale_factor=1.0), run_time=2.0)
+        with self.beat(
+            "huge-bandwidth",
+            "Now widen it. k effective, e to the entropy, is the effective number of samples averaged; "
+            f"it nears {self.x.size}.",
+        ):
+            self.introduce_readout(2)
+            self.sweep_to(
+                self.log_sigma, np.log10(self.sigmas[-1]), min(max(self.speech_left() - 1.0, 5.0), 8.0)
+            )
+        with self.beat(
+            "flat",
+            "The estimate flattens toward the global mean: low variance, but high bias, "
+            "since it misses the curve.",
+        ):
+            self.play(Indicate(self.estimate, color=theme.WARNING, scale_factor=1.0), run_time=2.0)
 
     def show_softmax_identity(self) -> None:
         """The Gaussian weights written as a softmax, then expanded into a dot-product score."""
@@ -284,21 +296,21 @@ class KernelRegressionCollapse(LectureScene):
             "Now write the Gaussian weights as a softmax of minus the squared distance "
             "over two sigma squared.",
         ):
-            self.play(self.log_sigma.animate.set_value(np.log10(self.sigmas[self.best])), run_time=2.0)
             self.stop_live(self.live)
             self.play(FadeOut(self.readouts), FadeOut(self.regime), run_time=0.8)
             self.play(FadeIn(identity[0]), run_time=1.2)
         with self.beat(
             "expand",
-            "Expand the square: a dot-product score, q times x i over sigma squared, plus a term in the key "
-            "alone. The term in q alone cancels.",
+            "Expand the square: a dot-product score, q times x i over sigma squared, plus a key-only term. "
+            "The q-only term cancels.",
         ):
             self.play(FadeIn(identity[1], shift=0.2 * DOWN), run_time=1.5)
             self.hold(self.speech_left() - 6.0)
             self.play(Circumscribe(identity[1], color=theme.QUERY), run_time=2.0)
         with self.beat(
             "attention",
-            "So these yellow weights are attention weights, with temperature sigma squared.",
+            "So these yellow weights are attention weights: dot-product scores at temperature sigma squared, "
+            "plus a bias from each key alone.",
         ):
             weights = self.w[self.index()]
             shown = VGroup(*(bar for bar, w in zip(self.bars.bars, weights, strict=True) if w > 0.01))

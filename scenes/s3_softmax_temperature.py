@@ -1,16 +1,20 @@
 """Section 3: softmax is the unique entropy-regularised retrieval rule.
 
+The section derives the rule on screen (objective, Lagrangian, stationarity,
+normalisation, strict concavity), confirms it with a numerical optimiser,
+then sweeps the temperature through its three regimes.
+
 Render with ``manim -qh scenes/s3_softmax_temperature.py TemperatureSweep``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
 from manim import (
     DOWN,
-    LEFT,
     RIGHT,
     UP,
     Create,
@@ -18,6 +22,7 @@ from manim import (
     FadeOut,
     Mobject,
     ReplacementTransform,
+    SurroundingRectangle,
     Transform,
     ValueTracker,
     VGroup,
@@ -39,25 +44,61 @@ PANEL_X, PANEL_Y = 3.45, 0.65
 PANEL_WIDTH, PANEL_HEIGHT = 5.6, 2.3
 READOUT_Y = -1.72
 SLIDER_X, SLIDER_Y, SLIDER_LENGTH = -2.3, -2.68, 5.4
+# The derivation: the step being explained large and centred, the step before it small above.
+STEP_SIZE, HEADER_SIZE = 58, 40
+STEP_Y, HEADER_Y, HEADER_TOP = 0.3, 2.75, 3.4
 REGIME_TEXT = {
     "argmax": "argmax regime",
     "intermediate": "intermediate regime",
     "uniform": "uniform regime",
 }
 SUMMARY_TEXT = {"argmax": "argmax", "intermediate": "intermediate", "uniform": "uniform"}
+Mark = tuple[Sequence[Sequence[int]], str, str]
+"""Parts of the step to box (groups of its TeX arguments), the gloss written under them, the box's colour."""
+
+# Each step of the derivation: its TeX, one argument per term, and the terms its beat speaks about.
+STEPS: dict[str, tuple[list[str], tuple[Mark, ...]]] = {
+    "lagrangian": (
+        [r"\mathcal{L}", "=", r"\sum_i a_i s_i", "-", r"\tau \sum_i a_i \log a_i", "+",
+         r"\lambda\Big(\sum_i a_i - 1\Big)"],
+        ((((6,),), "keeps the weights summing to one", theme.TEXT),),
+    ),
+    "stationary": (
+        [r"\frac{\partial \mathcal{L}}{\partial a_i}", "=", "s_i", "-", r"\tau\,(\log a_i + 1)", "+",
+         r"\lambda", "=", "0"],
+        ((((3, 4),), "slope of the entropy term", theme.TEMPERATURE),),
+    ),
+    "log": (
+        [r"\log a_i", "=", r"\frac{s_i}{\tau}", "+", r"\Big(\frac{\lambda}{\tau} - 1\Big)"],
+        ((((4,),), "the same for every item", theme.TEXT),),
+    ),
+    "softmax": (
+        [r"a_i", "=", r"\frac{e^{s_i/\tau}}{\sum_j e^{s_j/\tau}}", "=", r"\mathrm{softmax}(s/\tau)_i"],
+        ((((2,),), "sums to one", theme.TEXT),),
+    ),
+    "concave": (
+        [r"J_{\tau}(a)", "=", r"\sum_i a_i s_i", r"\quad+\quad", r"\tau\, H(a)"],
+        ((((2,),), "linear", theme.SCORE), (((4,),), "strictly concave", theme.TEMPERATURE)),
+    ),
+}  # fmt: skip
 
 
 class TemperatureSweep(LectureScene):
-    """The retrieval distribution a = softmax(s / tau) as tau sweeps from 0.01 to 100."""
+    """Softmax derived as the maximiser of E_a[s] + tau H(a), then swept from tau = 0.01 to 100."""
 
     section = "Section 3"
     title = "Softmax is the entropy-regularised retrieval rule"
 
     scores: ClassVar[tuple[float, ...]] = RETRIEVAL_SCORES
     tau_range: ClassVar[tuple[float, float]] = (0.01, 100.0)
-    # (temperature to stop at, seconds to get there): one stop inside each regime.
-    stops: ClassVar[tuple[tuple[float, float], ...]] = ((0.04, 1.5), (0.6, 4.0), (100.0, 4.5))
-    check_taus: ClassVar[tuple[float, ...]] = (0.1, 0.5, 3.0)
+    check_taus: ClassVar[tuple[float, ...]] = (0.5,)
+    # (beat, temperature to stop at, seconds to get there): the sweep's stops, cold to hot.
+    stops: ClassVar[tuple[tuple[str, float, float], ...]] = (
+        ("argmax", 0.04, 2.5),
+        ("intermediate", 0.25, 4.0),
+        ("effective-k", 0.6, 3.0),
+        ("uniform", 100.0, 5.0),
+    )
     coda_tau: ClassVar[float] = 0.6
     prior_decay: ClassVar[float] = 0.4
     summary_taus: ClassVar[tuple[float, ...]] = (0.01, 0.6, 100.0)
@@ -69,20 +110,19 @@ class TemperatureSweep(LectureScene):
         with self.beat("title", "Section three. Softmax is the entropy-regularised retrieval rule."):
             self.title_card()
         with self.beat(
-            "objective",
-            "Retrieval picks a distribution, a, over the memory items: a high score on average, "
-            "plus a bonus for spreading out, its entropy. The temperature, tau, prices that bonus.",
+            "scores",
+            f"Retrieval turns {self.s.size} scores s i, one per memory item, into weights a i "
+            "that are non-negative and sum to one.",
         ):
-            self.show_objective()
-        with self.beat("scores", f"Here are {self.s.size} memory items, each with a score, s i."):
             self.show_scores()
+        self.derive()
         with self.beat(
-            "dashboard",
-            "On the right, the softmax weights. Below, the temperature slider and the readouts.",
+            "weights",
+            "Back to our items: the yellow bars are their softmax weights, at the slider's temperature.",
         ):
             self.show_weights()
+        self.confirm_with_optimiser()
         self.sweep_temperature()
-        self.compare_with_optimiser()
         self.show_prior_coda()
         with self.beat(
             "summary",
@@ -90,10 +130,64 @@ class TemperatureSweep(LectureScene):
         ):
             self.show_summary()
 
+    def derive(self) -> None:
+        """The derivation, one step per beat, before any numerical check."""
+        with self.beat(
+            "objective",
+            "Which distribution maximises J? Its first term, E a of s, is the average score under a.",
+        ):
+            self.show_objective()
+        with self.beat(
+            "entropy",
+            "The second rewards spread: H, the entropy, is how spread out a is; "
+            "tau, the temperature, sets its price.",
+        ):
+            self.mark((((4,), (8, 9)), "τ × entropy: how spread out a is", theme.TEMPERATURE))
+        with self.beat(
+            "lagrangian",
+            "To keep the weights summing to one, add a Lagrange multiplier, lambda, "
+            "times the sum of a i, minus one.",
+        ):
+            self.step(STEPS["lagrangian"][0], *STEPS["lagrangian"][1])
+        with self.beat(
+            "stationary",
+            "At the maximum, each partial derivative is zero: "
+            "s i, minus tau times log a i plus one, plus lambda.",
+        ):
+            self.step(STEPS["stationary"][0], *STEPS["stationary"][1])
+        with self.beat(
+            "log", "So log a i equals s i over tau, plus a constant that is the same for every item."
+        ):
+            self.step(STEPS["log"][0], *STEPS["log"][1])
+        with self.beat(
+            "softmax",
+            "Exponentiate, and divide by the sum so the weights add to one: "
+            "that is exactly softmax of s over tau.",
+        ) as spoken:
+            self.step(STEPS["softmax"][0], *STEPS["softmax"][1])
+            self.until_said(spoken, "exactly")
+            self.mark((((4,),), "the attention weights", theme.WEIGHT))
+        with self.beat(
+            "concave",
+            "Is it the maximum? Entropy is strictly concave, so J, a linear term plus tau times H, "
+            "is strictly concave too.",
+        ):
+            self.step(STEPS["concave"][0], *STEPS["concave"][1])
+        with self.beat(
+            "unique",
+            "A concave function's stationary point is its maximum, and strict concavity on a convex set "
+            "allows only one: softmax is the unique maximiser.",
+        ):
+            self.step(self.uniqueness(), (((2,),), "", theme.WEIGHT))
+
     # --- state -------------------------------------------------------------
     def current(self) -> SweepResult:
         """Attnmath's sweep at the slider's temperature (one row)."""
         return self.at_tau(10 ** self.log_tau.get_value())
+
+    def at_tau(self, tau: float) -> SweepResult:
+        """Attnmath's sweep at ``tau`` (one row), with the current prior."""
+        return temperature_sweep(self.s, [tau], prior=self.prior)
 
     def refresh(self) -> None:
         """Redraw every live element from attnmath's numbers for the current tau."""
@@ -101,17 +195,8 @@ class TemperatureSweep(LectureScene):
         tau = float(sweep.taus[0])
         self.weights.set_values(sweep.weights[0])
         self.slider.set_value(tau)
-        for readout, value in zip(
-            self.readouts,
-            (
-                tau,
-                sweep.entropy[0],
-                sweep.effective_k[0],
-                sweep.expected_score[0],
-                sweep.objective[0],
-            ),
-            strict=True,
-        ):
+        values = (tau, sweep.entropy[0], sweep.effective_k[0], sweep.expected_score[0], sweep.objective[0])
+        for readout, value in zip(self.readouts, values, strict=True):
             readout.set_value(float(value))
         self.show_regime(classify_regime(float(sweep.effective_k[0]), self.s.size))
 
@@ -119,18 +204,9 @@ class TemperatureSweep(LectureScene):
         """Name ``regime`` beside the slider (nothing while the regimes are off)."""
         self.regime_label.switch_to(regime if self.regimes_on else "")
 
-    # --- storyboard steps ---------------------------------------------------
-    def show_objective(self) -> None:
-        """The objective softmax maximises, typeset."""
-        self.objective = math(
-            r"J_{\tau}(a) = \mathbb{E}_a[s] + \tau\, H(a)",
-            r"= \sum_i a_i s_i - \tau \sum_i a_i \log a_i",
-            colors=ROLE_TEX,
-        ).move_to(OBJECTIVE_Y * UP)
-        self.fade_in(self.objective)
-
+    # --- the derivation -----------------------------------------------------
     def show_scores(self) -> None:
-        """The memory items' scores as bars."""
+        """The memory items' scores as bars, large and centred (they return to the left later)."""
         title = math(r"\text{scores } s_i", colors=ROLE_TEX)
         top = 1.1 * float(self.s.max())
         self.score_panel = BarPanel(
@@ -140,17 +216,81 @@ class TemperatureSweep(LectureScene):
             y_range=(min(0.0, float(self.s.min())), top),
             color=theme.SCORE,
             title=title,
-        ).shift(PANEL_X * LEFT + PANEL_Y * UP)
-        self.fade_in(self.score_panel)
+        ).scale(1.5)
+        self.fade_in(self.score_panel.move_to(0.2 * DOWN))
 
-    def show_weights(self) -> None:
-        """The weights panel, slider and readouts, wired to attnmath."""
-        tau0 = self.tau_range[0]
-        self.log_tau = ValueTracker(np.log10(tau0))
-        title = math(
-            r"\text{weights } a_i = \mathrm{softmax}(s / \tau)_i",
+    def show_objective(self) -> None:
+        """The objective over distributions, its expected-score term boxed."""
+        constraint = math(r"\text{over distributions: } a_i \ge 0,\ \ \sum_i a_i = 1", colors=ROLE_TEX)
+        objective = math(
+            r"J_{\tau}(a)", "&=", r"\mathbb{E}_a[s]", "+", r"\tau\, H(a)", r"\\",
+            "&=", r"\sum_i a_i s_i", "-", r"\tau \sum_i a_i \log a_i",
+            size=STEP_SIZE,
             colors=ROLE_TEX,
+        ).move_to(STEP_Y * UP)  # fmt: skip
+        self.play(FadeOut(self.score_panel), FadeIn(constraint.move_to(HEADER_Y * UP)), run_time=0.8)
+        self.play(FadeIn(objective), run_time=1.0)
+        self.header: Mobject = constraint
+        self.main: Mobject = objective  # the step being explained
+        self.marks = VGroup()
+        self.mark((((2,), (7,)), "the average score under a", theme.SCORE))
+
+    def step(self, main: Sequence[str] | Mobject, *marks: Mark) -> None:
+        """Make ``main`` the step being explained; the step before shrinks above it, older ones leave."""
+        if not isinstance(main, Mobject):
+            main = math(*main, size=STEP_SIZE, colors=ROLE_TEX)
+        fit_width(main, theme.SAFE_RIGHT - theme.SAFE_LEFT).move_to(STEP_Y * UP)
+        self.play(
+            FadeOut(self.header),
+            FadeOut(self.marks),
+            self.main.animate.scale(HEADER_SIZE / STEP_SIZE)
+            .move_to(HEADER_Y * UP)
+            .align_to(HEADER_TOP * UP, UP),
+            FadeIn(main, shift=0.3 * UP),
+            run_time=1.0,
         )
+        self.header, self.main, self.marks = self.main, main, VGroup()
+        self.mark(*marks)
+
+    def mark(self, *marks: Mark) -> None:
+        """Box the parts of the current step being spoken, each mark with its gloss beneath."""
+        new = VGroup()
+        for groups, gloss, color in marks:
+            boxes = [
+                SurroundingRectangle(
+                    VGroup(*(self.main[i] for i in group)), color=color, buff=0.1, corner_radius=0.08
+                )
+                for group in groups
+            ]
+            new.add(*boxes)
+            if gloss:  # under the box, and under the whole step so it overlaps nothing
+                note = label(gloss).next_to(boxes[-1], DOWN, buff=0.25)
+                note.set_y(min(note.get_y(), self.main.get_bottom()[1] - 0.25 - note.height / 2))
+                note.set_x(
+                    float(
+                        np.clip(
+                            note.get_x(), theme.SAFE_LEFT + note.width / 2, theme.SAFE_RIGHT - note.width / 2
+                        )
+                    )
+                )
+                new.add(note)
+        self.play(FadeOut(self.marks), *(FadeIn(m) for m in new), run_time=0.8)
+        self.marks = new
+
+    def uniqueness(self) -> VGroup:
+        """The argument for uniqueness, one line per fact."""
+        lines = VGroup(
+            math(r"\text{concave: stationary point} = \text{maximum}", size=STEP_SIZE),
+            math(r"\text{strictly concave: at most one maximum}", size=STEP_SIZE),
+            math(r"a = \mathrm{softmax}(s/\tau)\ \text{is the unique maximiser}", size=STEP_SIZE),
+        ).arrange(DOWN, buff=0.4)
+        return lines
+
+    # --- the dashboard ------------------------------------------------------
+    def show_weights(self) -> None:
+        """The derivation leaves; the scores return beside their softmax weights, the slider beneath."""
+        self.log_tau = ValueTracker(np.log10(self.check_taus[0]))
+        title = math(r"\text{weights } a_i = \mathrm{softmax}(s / \tau)_i", colors=ROLE_TEX)
         self.weights = BarPanel(
             np.zeros(self.s.size),
             width=PANEL_WIDTH,
@@ -168,8 +308,26 @@ class TemperatureSweep(LectureScene):
         )
         self.regimes_on = False
         self.refresh()
-        self.dashboard = VGroup(self.weights, self.slider, self.readouts, self.regime_label)
-        self.fade_in(self.dashboard)
+        self.objective = math(
+            r"J_{\tau}(a) = \mathbb{E}_a[s] + \tau\, H(a)",
+            r"= \sum_i a_i s_i - \tau \sum_i a_i \log a_i",
+            colors=ROLE_TEX,
+        ).move_to(OBJECTIVE_Y * UP)
+        self.score_panel.scale(1 / 1.5)  # back to the weights' size, mirrored on the left
+        box = self.weights.box.get_center()
+        self.score_panel.shift([-box[0], box[1], 0.0] - self.score_panel.box.get_center())
+        self.dashboard = VGroup(self.weights, self.slider, self.readouts[0], self.regime_label)
+        self.play(FadeOut(self.header), FadeOut(self.main), FadeOut(self.marks), run_time=0.6)
+        self.fade_in(self.objective, self.score_panel, self.dashboard)
+        self.go_live(self.dashboard, self.refresh)
+
+    def reveal(self, *readouts: int) -> None:
+        """Bring in the readouts a beat is about to use (each is introduced when it first moves)."""
+        self.stop_live(self.dashboard)
+        shown = [self.readouts[i] for i in readouts]
+        self.play(*(FadeIn(r) for r in shown), run_time=0.6)
+        self.remove(*shown)
+        self.dashboard.add(*shown)
         self.go_live(self.dashboard, self.refresh)
 
     def beside_slider(self, mob: Mobject) -> Mobject:
@@ -183,11 +341,7 @@ class TemperatureSweep(LectureScene):
         n = self.s.size
         first = VGroup(
             Readout(
-                r"\tau =",
-                self.tau_range[0],
-                decimals=2,
-                widest=self.tau_range[1],
-                color=theme.TEMPERATURE,
+                r"\tau =", self.tau_range[0], decimals=2, widest=self.tau_range[1], color=theme.TEMPERATURE
             ),
             Readout(r"H(a) =", 0.0, decimals=3, widest=np.log(n)),
             Readout(r"k_{\mathrm{eff}} =", 1.0, decimals=2, widest=n),
@@ -203,40 +357,16 @@ class TemperatureSweep(LectureScene):
         """Largest objective the sweep reaches (sets the readout's reserved width)."""
         return float(np.max(temperature_sweep(self.s, [self.tau_range[1]]).objective))
 
-    def sweep_temperature(self) -> None:
-        """Sweep tau across the three regimes, one beat in each."""
-        self.regimes_on = True
-        narration = {
-            "argmax": "Start cold. Spreading out is worth almost nothing, so all the weight "
-            "lands on the best item: entropy zero, one effective item. The argmax regime.",
-            "intermediate": "Warm it up and several items share the weight. The effective number "
-            "of items, e to the entropy, says roughly how many you are really drawing from.",
-            "uniform": "Hot, the entropy term wins outright. The weights go uniform, the scores "
-            "stop mattering, and every item counts.",
-        }
-        for tau, seconds in self.stops:
-            regime = classify_regime(float(self.at_tau(tau).effective_k[0]), self.s.size)
-            with self.beat(regime, narration[regime]) as spoken:
-                # the slider moves while the voice explains, and rests for its last words
-                self.sweep_to(self.log_tau, np.log10(tau), max(seconds, 0.7 * spoken.duration))
-
-    def at_tau(self, tau: float) -> SweepResult:
-        """Attnmath's sweep at ``tau`` (one row), with the current prior."""
-        return temperature_sweep(self.s, [tau], prior=self.prior)
-
-    def compare_with_optimiser(self) -> None:
-        """Overlay scipy's numerical maximiser on the softmax at a few temperatures."""
-        self.regimes_on = False
-        self.show_regime("")
+    def confirm_with_optimiser(self) -> None:
+        """Overlay scipy's numerical maximiser on the softmax: a check of the derivation, not its reason."""
         narration = (
-            "Is softmax really the maximiser? A general-purpose optimiser, with no softmax inside, "
-            "lands its hollow bars on the yellow ones.",
-            "At another temperature, the same.",
-            "And at a third: the gap is the optimiser's own tolerance.",
+            "A general-purpose optimiser, told nothing about softmax, maximises J numerically: "
+            "its hollow bars land on the yellow ones, confirming the derivation.",
         )
-        for i, tau in enumerate(self.check_taus):
-            with self.beat(f"optimiser-{i + 1}", narration[i % len(narration)]):
-                self.play(self.log_tau.animate.set_value(np.log10(tau)), run_time=1.5)
+        for i, (tau, text) in enumerate(zip(self.check_taus, narration, strict=True)):
+            with self.beat(f"optimiser-{i + 1}", text):
+                if not np.isclose(self.log_tau.get_value(), np.log10(tau)):
+                    self.play(self.log_tau.animate.set_value(np.log10(tau)), run_time=1.5)
                 optimum = solve_retrieval(self.s, tau)
                 gap = float(np.max(np.abs(optimum - softmax(self.s, tau))))
                 outline = self.weights.outlines(optimum)
@@ -244,6 +374,31 @@ class TemperatureSweep(LectureScene):
                 self.play(Create(outline), FadeIn(note), run_time=1.2)
                 self.hold(self.speech_left() - 0.5)
                 self.play(FadeOut(outline), FadeOut(note), run_time=0.5)
+
+    def sweep_temperature(self) -> None:
+        """Sweep tau from cold to hot, each readout brought in when the narration first uses it."""
+        self.regimes_on = True
+        top = float(self.s.max())
+        hot = self.at_tau(self.stops[-1][1])
+        narration = {
+            "argmax": "Cold, nearly all weight lands on the top item: the average score and J collapse "
+            f"to the top score, {top:g}. Brittle, but maximally relevant.",
+            "intermediate": "Warm it up and several items share the weight: "
+            "the entropy, H, climbs from near zero.",
+            "effective-k": "k eff, e to the H, is the effective number of items, roughly how many "
+            f"you really draw from: here {self.at_tau(self.stops[2][1]).effective_k[0]:.2f}.",
+            "uniform": "Hot, the entropy term takes over and scores stop mattering: "
+            f"k eff reaches {hot.effective_k[0]:.0f}, "
+            f"and J grows like tau log N, here about {hot.objective[0]:.0f}.",
+        }
+        readouts = {"argmax": (3, 4), "intermediate": (1,), "effective-k": (2,), "uniform": ()}
+        for slug, tau, seconds in self.stops:
+            with self.beat(slug, narration[slug]):
+                if readouts[slug]:
+                    self.reveal(*readouts[slug])
+                self.sweep_to(self.log_tau, np.log10(tau), seconds)
+        self.regimes_on = False
+        self.show_regime("")
 
     def prior_at(self, strength: float) -> np.ndarray:
         """Position prior r_i proportional to exp(-strength * decay * distance from the end)."""
@@ -255,17 +410,28 @@ class TemperatureSweep(LectureScene):
         """A position prior r reshapes the distribution: a_i proportional to r_i exp(s_i / tau)."""
         with self.beat(
             "prior",
-            "Add a prior, r, over positions. The entropy bonus becomes a penalty for straying "
-            "from r, and the maximiser becomes r i times e to the s i over tau.",
+            "Add a prior, r, over positions: the entropy bonus becomes a penalty, the KL divergence, "
+            "a measure of how far a is from r.",
         ):
             self.play(self.log_tau.animate.set_value(np.log10(self.coda_tau)), run_time=1.0)
             self.introduce_prior()
+            self.box_objective(1)
         with self.beat(
             "prior-leans",
-            "As the prior leans towards recent positions, the weight slides to the later items, "
-            "though no score has changed.",
+            "Now a i is r i times e to the s i over tau: as r leans late, the weight follows, "
+            "with no score changed.",
         ):
+            self.box_objective(3)
             self.lean_prior()
+
+    def box_objective(self, part: int) -> None:
+        """Box one part of the prior's objective, the one being spoken."""
+        box = SurroundingRectangle(
+            self.objective[part], color=theme.TEMPERATURE, buff=0.08, corner_radius=0.06
+        )
+        old = getattr(self, "objective_box", VGroup())
+        self.play(FadeOut(old), Create(box), run_time=0.6)
+        self.objective_box = box
 
     def introduce_prior(self) -> None:
         """The prior's bars replace the scores; the objective and the weights' title change with it."""
@@ -281,8 +447,10 @@ class TemperatureSweep(LectureScene):
         )
         prior_panel.move_to(self.score_panel, aligned_edge=DOWN)
         prior_objective = math(
-            r"J_{\tau}(a) = \mathbb{E}_a[s] - \tau\,\mathrm{KL}(a \,\|\, r)",
-            r"\quad\text{is maximised by}\quad a_i \propto r_i\, e^{s_i/\tau}",
+            r"J_{\tau}(a) = \mathbb{E}_a[s] -",
+            r"\tau\,\mathrm{KL}(a \,\|\, r)",
+            r"\quad\text{is maximised by}\quad",
+            r"a_i \propto r_i\, e^{s_i/\tau}",
             colors=ROLE_TEX,
         ).move_to(self.objective)  # the same J the readout shows, now with the prior
         weights_title = math(
@@ -327,6 +495,7 @@ class TemperatureSweep(LectureScene):
         self.play(
             FadeOut(self.dashboard),
             FadeOut(self.score_panel),
+            FadeOut(self.objective_box),
             ReplacementTransform(self.objective, objective),
             run_time=1.0,
         )

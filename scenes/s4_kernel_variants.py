@@ -16,10 +16,12 @@ from manim import (
     RIGHT,
     UP,
     Axes,
+    Brace,
+    Circumscribe,
     Create,
     FadeIn,
     FadeOut,
-    Indicate,
+    GrowFromCenter,
     Line,
     Mobject,
     Transform,
@@ -85,7 +87,7 @@ class KernelVariants(LectureScene):
     title = "Kernel variants"
 
     tau_range: ClassVar[tuple[float, float]] = (0.05, 5.0)
-    tau_path: ClassVar[tuple[float, ...]] = (5.0, 0.05, 0.5)
+    tau_path: ClassVar[tuple[float, ...]] = (1.0, 0.05, 0.5)
     prior_tau: ClassVar[float] = 1.0
     n_prior_keys: ClassVar[int] = 16
     seed: ClassVar[int] = 4
@@ -96,19 +98,27 @@ class KernelVariants(LectureScene):
             self.title_card()
         self.build_profiles()
         with self.beat(
-            "content-row",
-            "Five kernels, two views. First, content: a query's weight on a key against their "
-            "cosine similarity. All but linear attention share this softmax curve.",
-        ) as spoken:
+            "content-row", "First, content: a query's weight on a key, against their cosine similarity."
+        ):
             self.fade_in(self.content_frame)
-            self.play(*(Create(c) for c in self.content_curves), run_time=1.5)
-            self.until_said(spoken, "All but")
-            self.fade_in(self.legend, run_time=1.0)
+            self.play(Create(self.content_curves[0]), FadeIn(self.legend[0]), run_time=1.5)
+        with self.beat(
+            "content-linear",
+            "Softmax kernels share this curve; linear attention, which swaps the exponential "
+            "for a feature map, is broader.",
+        ) as spoken:
+            self.until_said(spoken, "linear attention")
+            self.play(Create(self.content_curves[1]), FadeIn(self.legend[1]), run_time=1.5)
         with self.beat(
             "position-row",
-            f"Then position: keys with equal content, up to {self.n_positions - 1} tokens back. "
-            "Dot-product and linear attention spread evenly; a window keeps the last few; "
-            "ALiBi decays; T5 steps down in buckets.",
+            f"Then position: equal content, up to {self.n_positions - 1} tokens back. "
+            "Dot-product and linear attention weigh every position equally.",
+        ):
+            self.fade_in(self.position_frame, self.position_name)
+        with self.beat(
+            "position-priors",
+            "A local window keeps only the last few keys; ALiBi subtracts a penalty "
+            "linear in distance; T5 learns one bias per distance bucket.",
         ) as spoken:
             self.step_positions(spoken)
         self.sweep_temperature()
@@ -178,8 +188,7 @@ class KernelVariants(LectureScene):
         return VGroup(axes, titles, self.position_bars)
 
     def step_positions(self, spoken: Spoken) -> None:
-        """Show the position panel, then each kernel's profile as the narration names it."""
-        self.fade_in(self.position_frame, self.position_name)
+        """Each position kernel's profile as the narration names it."""
         for (name, key), cue in zip(POSITION_STEPS[1:], ("window", "ALiBi", "T5"), strict=True):
             self.until_said(spoken, cue)
             target = self.position_bars.copy().set_values(peak_scaled(self.profiles.position[key]))
@@ -209,25 +218,23 @@ class KernelVariants(LectureScene):
         cold, warm = self.tau_path[1:]
         with self.beat(
             "sharpen",
-            "Lower the temperature: the softmax curve sharpens onto the most similar keys; "
-            "linear attention's stays broad.",
+            "Lower the temperature: softmax sharpens onto the most similar keys; "
+            "linear attention stays broad.",
         ):
             self.fade_in(self.slider, self.readout, run_time=1.0)
             self.go_live(self.live, self.refresh)
             self.paced_sweep(cold)
         with self.beat(
             "positions-fixed",
-            "The position profile never moves: windows, ALiBi and T5 are fixed priors, "
-            "added after the temperature scaling.",
+            "The position profiles stay put: they are fixed priors on which positions count as neighbours.",
         ):
             self.paced_sweep(warm)
         self.stop_live(self.live)
 
     # --- linear attention -------------------------------------------------------
-    def show_linear_rearrangement(self) -> None:
-        """(N x N) weights against a (d x d) pre-aggregated summary, each row with its cost."""
-        big, small = 2.0, 0.7
-
+    def cost_rows(self) -> tuple[VGroup, VGroup]:
+        """Softmax: Q K^T is N x N, then times V; linear: phi(K)^T V is d x d, then phi(Q) times it."""
+        big, small = 1.7, 0.6
         softmax_row = VGroup(
             label("softmax"),
             matrix_block(small, big, r"Q", theme.QUERY),
@@ -241,65 +248,83 @@ class KernelVariants(LectureScene):
         ).arrange(RIGHT, buff=0.3)
         linear_row = VGroup(
             label("linear"),
-            matrix_block(big, small, r"\phi(K)^\top", theme.KEY),
+            matrix_block(big, 0.8, r"\phi(K)^\top", theme.KEY),
             math(r"\cdot"),
             matrix_block(small, big, r"V", theme.VALUE),
             math(r"\to"),
             matrix_block(small, small, r"S", theme.VALUE),
             math(r";\;"),
-            matrix_block(small, big, r"\phi(Q)", theme.QUERY),
+            matrix_block(1.1, big, r"\phi(Q)", theme.QUERY),
             math(r"\cdot"),
             matrix_block(small, small, r"S", theme.VALUE),
             math(r"O(N)", color=theme.VALUE),
         ).arrange(RIGHT, buff=0.3)
-        for row, y in ((softmax_row, 1.05), (linear_row, -1.55)):
+        for row, y in ((softmax_row, 2.35), (linear_row, -2.1)):
             row.move_to([0, y, 0])
             row[-1].shift(0.3 * RIGHT)
+        return softmax_row, linear_row
+
+    def show_linear_rearrangement(self) -> None:
+        """(N x N) weights against a (d x d) pre-aggregated summary; the regrouping identity between them."""
+        softmax_row, linear_row = self.cost_rows()
         identity = math(
-            r"\sum_i \phi(q)^\top \phi(k_i)\, v_i^\top = \phi(q)^\top \Big(\sum_i \phi(k_i)\, v_i^\top\Big)",
-            size=theme.MATH_SIZE,
-        ).move_to(3.0 * UP)
+            r"\sum_i",
+            r"\phi(q)^\top \phi(k_i)",
+            r"\, v_i^\top \;=\; \phi(q)^\top",
+            r"\Big(\sum_i \phi(k_i)\, v_i^\top\Big)",
+            size=48,
+        ).move_to(0.65 * UP)
+        brace = Brace(identity[3], DOWN, buff=0.1, color=theme.VALUE)
+        brace_tag = math(r"S:\; d \times d", color=theme.VALUE).next_to(brace, DOWN, buff=0.1)
         with self.beat(
-            "linear-regrouping",
-            "Softmax attention builds all N by N weights. Linear attention swaps the exponential "
-            "for a feature map, phi, so the sum regroups.",
-        ) as spoken:
+            "linear-quadratic",
+            "Softmax attention builds all N by N weights, so its cost grows with N squared.",
+        ):
             self.play(FadeOut(self.grid), run_time=0.8)
             self.fade_in(softmax_row)
-            self.until_said(spoken, "Linear attention")
+        with self.beat(
+            "linear-factor",
+            "Linear attention's feature map, phi, factors the kernel into a query part and a key part.",
+        ) as spoken:
             self.fade_in(identity)
+            self.until_said(spoken, "factors")
+            self.play(Circumscribe(identity[1], color=theme.WEIGHT), run_time=1.5)
         with self.beat(
             "linear-summary",
-            "Keys and values are summed once into a d by d summary, S; "
-            "each query then costs O of d squared, the sequence O of N.",
+            "So keys and values pre-aggregate into one d by d sum, and the cost grows only with N.",
         ) as spoken:
+            self.play(GrowFromCenter(brace), FadeIn(brace_tag), run_time=1.0)
             self.fade_in(linear_row[:-1])
-            self.until_said(spoken, "each query")
+            self.until_said(spoken, "the cost")
             self.fade_in(linear_row[-1])
-        self.leaving = VGroup(identity, softmax_row, linear_row)
+        self.leaving = VGroup(identity, brace, brace_tag, softmax_row, linear_row)
 
     # --- measured cost ------------------------------------------------------------
     def show_cost(self) -> None:
         """Measured wall time against N, log-log, with the fitted exponents: softmax first, then linear."""
         data = json.loads(COST_DATA.read_text())
         frame, soft, lin = self.cost_plot(data)
-        speedup = data["softmax_seconds"][-1] / data["linear_seconds"][-1]
+        n_last, speedup = data["n"][-1], data["softmax_seconds"][-1] / data["linear_seconds"][-1]
+        faster = VGroup(label(f"{speedup:.0f}× faster", color=theme.KEY), label(f"at N = {n_last:,}"))
+        faster.arrange(DOWN, buff=0.15).next_to(lin[1], DOWN, buff=0.45)
+        faster.shift(min(0.0, theme.SAFE_RIGHT - faster.get_right()[0]) * RIGHT)  # inside the frame
         with self.beat(
             "cost-softmax",
-            f"Measured: softmax attention's time grows like N to the {data['softmax_exponent']:.1f}.",
+            "Measured in numpy, softmax attention's time grows like N to the "
+            f"{data['softmax_exponent']:.1f};",
         ):
             self.play(FadeOut(self.leaving), run_time=0.8)
             self.play(Create(frame[0]), FadeIn(frame[1:]), run_time=1.0)
             self.play(Create(soft[0]), FadeIn(soft[1]), run_time=2.0)
         with self.beat(
             "cost-linear",
-            f"Linear attention's grows like N to the {data['linear_exponent']:.1f}; "
-            f"at {data['n'][-1]:,} tokens it was {speedup:.0f} times faster.",
+            f"linear attention's like N to the {data['linear_exponent']:.1f}: "
+            f"at about {n_last / 1000:.0f} thousand tokens, {speedup:.0f} times faster.",
         ) as spoken:
             self.play(Create(lin[0]), FadeIn(lin[1]), run_time=2.5)
-            self.until_said(spoken, "tokens it was")
-            self.play(Indicate(soft[1], color=theme.WEIGHT), Indicate(lin[1], color=theme.KEY), run_time=1.5)
-        self.leaving = VGroup(frame, soft, lin)
+            self.until_said(spoken, "at about")
+            self.fade_in(faster, run_time=1.0)
+        self.leaving = VGroup(frame, soft, lin, faster)
 
     def cost_plot(self, data: dict) -> tuple[VGroup, VGroup, VGroup]:
         """(axes with ticks, titles and source; softmax line and tag; linear line and tag), log-log."""
@@ -331,7 +356,7 @@ class KernelVariants(LectureScene):
         lines = []
         for ys, name, color in ((soft, "softmax", theme.WEIGHT), (lin, "linear", theme.KEY)):
             line = curve(axes, n, ys, color=color, width=5)
-            tag = math(rf"\text{{{name}: }} N^{{{data[name + '_exponent']:.2f}}}", color=color).next_to(
+            tag = math(rf"\text{{{name}: }} N^{{{data[name + '_exponent']:.1f}}}", color=color).next_to(
                 to_scene(axes, n[-1], ys[-1])[0], RIGHT, buff=0.2
             )
             lines.append(VGroup(line, tag))
@@ -355,12 +380,12 @@ class KernelVariants(LectureScene):
             r"a_i \propto r_i\, e^{s_i/\tau} \;\text{ maximises }\; ",
             r"\mathbb{E}_a[s] - \tau\,\mathrm{KL}(a \,\|\, r)",
             colors=ROLE_TEX,
-            size=theme.MATH_SIZE,
-        ).move_to(2.45 * UP)
+            size=48,
+        ).move_to(2.4 * UP)
         with self.beat(
             "alibi-prior",
-            "Position biases are priors. Adding ALiBi's bias b to the scores "
-            "multiplies the kernel by a prior, r equals e to the b.",
+            "ALiBi's bias, added before the softmax, multiplies the kernel by a position prior, "
+            "r equals e to the b.",
         ) as spoken:
             self.play(FadeOut(self.leaving), run_time=0.8)
             self.fade_in(name, panels[2], x_title)
@@ -368,12 +393,18 @@ class KernelVariants(LectureScene):
             self.fade_in(*panels[:2], *panels[3:])
         with self.beat(
             "kl-form",
-            "That is section three's K L regularised rule: "
-            "weights proportional to r times e to the s over tau.",
+            "That is section three's rule with a prior: weights proportional to r times e to the s over tau,",
         ):
-            self.fade_in(equation)
+            self.fade_in(equation[0])
         with self.beat(
-            "t5-prior", "T5 learns one bias per distance bucket: a different prior, the same mechanism."
+            "kl-penalty",
+            "maximising expected score minus tau times the K L divergence, a penalty for straying from r.",
+        ) as spoken:
+            self.fade_in(equation[1])
+            self.until_said(spoken, "K L")
+            self.play(Circumscribe(equation[1], color=theme.PRIOR), run_time=1.5)
+        with self.beat(
+            "t5-prior", "T5's buckets, stylised here, give a different prior through the same mechanism."
         ):
             self.swap_prior(name, panels, t5)
 

@@ -5,8 +5,10 @@ Render with ``manim -qh scenes/s5_multihead.py HeadRouting``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -17,35 +19,81 @@ from manim import (
     FadeIn,
     FadeOut,
     LaggedStart,
+    Line,
     Mobject,
-    Transform,
+    ReplacementTransform,
+    TransformFromCopy,
     VGroup,
 )
 
-from attnmath import DEFAULT_SENTENCE, Sentence, stylized_heads
+from attnmath import DEFAULT_SENTENCE, Sentence, distinctive_queries, stylized_heads
 from scenes.kit import theme
 from scenes.kit.base import LectureScene
 from scenes.kit.blocks import matrix_block
 from scenes.kit.narration import Spoken
-from scenes.kit.sentence import WordRows, word_arcs
+from scenes.kit.sentence import WordRows
 from scenes.kit.tokens import Heatmap
 from scenes.kit.widgets import label, math
 
 __all__ = ["HeadRouting"]
 
 HEAD_TEXT = (
-    "Head one attends to the previous token, a building block of induction circuits.",
+    "Head one looks one token back, a building block of induction circuits, which copy earlier patterns.",
     "Head two routes by syntax: verbs look at their subjects, prepositions at their verbs.",
     "Head three is positional: weight falls with distance, whatever the words.",
-    "Head four gathers each word's determiners and adjectives.",
+    "Head four gathers each noun's determiners and adjectives.",
 )
 SHORT_NAMES = ("previous token", "syntax", "distance decay", "modifiers")
-FOOT_Y = -2.85  # the band under the sentence: the footnote, then each head's spotlit weight
 MAP_SIZE = 2.55
+SPOKEN_SHARE = 0.2  # a key is named (and labelled with its percent) when it takes at least this weight
+
+
+class RoutingColumns(VGroup):
+    """The sentence twice, queries down the left, keys down the right; a head's weights as lines between."""
+
+    def __init__(self, words: Sequence[str], *, top: float = 2.15, bottom: float = -2.95, gap: float = 3.4):
+        super().__init__()
+        n = len(words)
+        self.step = (top - bottom) / max(n - 1, 1)
+        size = theme.LABEL_SIZE if self.step >= 0.55 else theme.SMALL_SIZE
+        ys = [top - i * self.step for i in range(n)]
+        self.left_x, self.right_x = -gap / 2, gap / 2
+        self.queries = VGroup(*(label(w, size=size, small=size < theme.LABEL_SIZE) for w in words))
+        self.keys = VGroup(*(label(w, size=size, small=size < theme.LABEL_SIZE) for w in words))
+        for q, k, y in zip(self.queries, self.keys, ys, strict=True):
+            q.move_to([self.left_x - 0.15 - q.width / 2, y, 0])
+            k.move_to([self.right_x + 0.15 + k.width / 2, y, 0])
+        self.ys = ys
+        self.headers = VGroup(
+            label("query", color=theme.QUERY).move_to([self.left_x - 0.9, top + 0.55, 0]),
+            label("key", color=theme.KEY).move_to([self.right_x + 0.6, top + 0.55, 0]),
+        )
+        self.add(self.queries, self.keys, self.headers)
+
+    def lines(
+        self, weights: np.ndarray, queries: Sequence[int] | None = None, color: str = theme.WEIGHT
+    ) -> VGroup:
+        """A line from each query to each key it weighs at 5% or more; width and opacity follow the weight."""
+        group = VGroup()
+        for i in queries if queries is not None else range(len(self.ys)):
+            for j in np.flatnonzero(weights[i] >= 0.05):
+                w = float(weights[i, j])
+                line = Line([self.left_x + 0.05, self.ys[i], 0], [self.right_x - 0.05, self.ys[int(j)], 0])
+                group.add(line.set_stroke(color, width=1.5 + 6.0 * w, opacity=0.3 + 0.7 * w))
+        return group
+
+    def percents(self, row: np.ndarray, keys: Sequence[int]) -> VGroup:
+        """Each named key's weight as a percentage, to the right of the key word."""
+        return VGroup(
+            *(
+                label(f"{100 * row[j]:.0f}%", color=theme.WEIGHT).next_to(self.keys[j], RIGHT, buff=0.3)
+                for j in keys
+            )
+        )
 
 
 class HeadRouting(LectureScene):
-    """Each head's routing as arcs over the sentence, then all four as heatmaps feeding W_O."""
+    """Each head's routing as lines from query words to key words, then all four as heatmaps feeding W_O."""
 
     section = "Section 5"
     title = "Multi-head: many statistics at once"
@@ -55,112 +103,125 @@ class HeadRouting(LectureScene):
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""
         self.heads = stylized_heads(self.sentence, causal=True)
+        self.spotlights = distinctive_queries(self.heads.weights)
         with self.beat("title", "Section five. Multi-head attention: many statistics at once."):
             self.title_card()
         with self.beat(
             "sentence",
-            "One sentence, each word seeing only itself and earlier words. "
-            "A multi-head layer runs several attention patterns over it at once; "
-            "these four are stylised, built by hand rather than measured.",
-        ) as spoken:
-            self.show_sentence(spoken)
+            "One sentence; each word sees only itself and earlier words. "
+            "A multi-head layer runs several attention patterns over it at once.",
+        ):
+            self.show_sentence()
+        with self.beat(
+            "own-weights",
+            "Each head has its own learned query, key and value matrices, so each can learn its own pattern.",
+        ):
+            self.show_columns()
+        with self.beat(
+            "stylised",
+            "These four heads are stylised examples, built by hand, not measured from a model. "
+            "Lines show each query's weights.",
+        ):
+            self.show_note()
         for h in range(4):
             self.show_head(h)
         with self.beat(
+            "other-heads",
+            "Trained heads can also track delimiters or copy earlier tokens, "
+            "if training finds such a solution.",
+        ):
+            self.show_others()
+        with self.beat(
             "all-heads",
-            "Side by side, rows for queries, columns for keys: "
-            "each head is a different summary of the same prefix.",
+            "As grids, rows for queries, columns for keys: "
+            "each head computes a different statistic of the same prefix.",
         ):
             self.show_all_heads()
         with self.beat(
             "concatenate",
-            "Their outputs are concatenated and mixed by an output matrix, for the next layer to build on. "
-            "Many heads: many statistics in parallel.",
+            "Their outputs are concatenated, and the next layer combines them: "
+            "multiple sufficient statistics, computed in parallel.",
         ) as spoken:
             self.show_concatenation(spoken)
 
-    # --- the sentence and one head at a time ------------------------------------------
-    def show_sentence(self, spoken: Spoken) -> None:
-        """The words, large, and the note that the heads are stylised."""
+    # --- the sentence, then one head at a time ------------------------------------------
+    def show_sentence(self) -> None:
+        """The words, large, read left to right."""
         self.words = WordRows(self.sentence.texts, top=2.75, bottom=-2.35, size=56)
-        self.note = label("stylised heads, built by hand", small=True, color=theme.MUTED).move_to(FOOT_Y * UP)
         appear = (FadeIn(word, shift=0.1 * UP) for word in self.words.boxes)
-        self.play(LaggedStart(*appear, lag_ratio=0.3), run_time=3.5)  # read left to right
-        self.until_said(spoken, "these four")
-        self.fade_in(self.note)
+        self.play(LaggedStart(*appear, lag_ratio=0.3), run_time=3.5)
+
+    def show_columns(self) -> None:
+        """The sentence becomes two columns, queries and keys; each head's own projections are named."""
+        self.columns = RoutingColumns(self.sentence.texts)
+        self.top_line: Mobject = math(
+            r"\text{each head: its own } W_Q,\ W_K,\ W_V", color=theme.TEXT
+        ).move_to(3.2 * UP)
+        texts = [word[2] for word in self.words.boxes]
+        self.play(
+            *(ReplacementTransform(t, q) for t, q in zip(texts, self.columns.queries, strict=True)),
+            *(TransformFromCopy(t, k) for t, k in zip(texts, self.columns.keys, strict=True)),
+            *(FadeOut(VGroup(word[0], word[1])) for word in self.words.boxes),
+            run_time=1.5,
+        )
+        self.fade_in(self.columns.headers, self.top_line, run_time=1.0)
+
+    def show_note(self) -> None:
+        """The stylised-heads note replaces the projections line."""
+        note = label("stylised heads, built by hand", color=theme.MUTED).move_to(3.2 * UP)
+        self.play(FadeOut(self.top_line), run_time=0.5)
+        self.fade_in(note, run_time=1.0)
+        self.top_line = note
 
     def head_title(self, h: int) -> Mobject:
         """'Hk: rule' at the top of the frame."""
         return label(f"H{h + 1}: {self.heads.names[h]}", color=theme.WEIGHT).move_to(3.2 * UP)
 
-    def spotlight(self, h: int) -> int:
-        """The query word whose row is highlighted for head h: one where the head's rule shows."""
-        n = len(self.sentence)
-        routed = [i for i in range(n) if not self.heads.targets[h][i, i]]  # annotated target elsewhere
-        if h == 1 and routed:
-            return routed[0]
-        if h == 2:
-            return n // 2
-        return routed[-1] if h == 3 and routed else n - 1
-
-    def strongest(self, h: int) -> tuple[int, int, float]:
-        """(query, key, weight): the spotlit word and where its largest weight goes under head h."""
-        w, i = self.heads.weights[h], self.spotlight(h)
-        j = int(w[i].argmax())
-        return i, j, float(w[i, j])
+    def named_keys(self, h: int) -> list[int]:
+        """The spotlit query's one or two largest weights under head h (those of at least SPOKEN_SHARE)."""
+        row = self.heads.weights[h][self.spotlights[h]]
+        order = np.argsort(-row, kind="stable")[:2]
+        return [int(j) for j in order if row[j] >= SPOKEN_SHARE]
 
     def spotlight_text(self, h: int) -> str:
-        """Where the spotlit query word's largest weight goes under head h, as a sentence."""
-        i, j, w = self.strongest(h)
-        target = "itself" if j == i else f'the word "{self.sentence.texts[j]}"'
-        return f'The word "{self.sentence.texts[i]}" puts {100 * w:.0f} percent on {target}.'
-
-    def weight_line(self, h: int) -> VGroup:
-        """'query → key: 62%' in the band under the sentence: the number the narration reads out."""
-        i, j, w = self.strongest(h)
-        texts = self.sentence.texts
-        parts = VGroup(
-            label(texts[i], color=theme.QUERY),
-            label("→", color=theme.MUTED),
-            label("itself" if i == j else texts[j]),
-            label(f"{100 * w:.0f}%", color=theme.WEIGHT),
-        )
-        return parts.arrange(RIGHT, buff=0.25).move_to(FOOT_Y * UP)
+        """Where the spotlit query word's weight goes under head h, as a sentence."""
+        i, texts = int(self.spotlights[h]), self.sentence.texts
+        row = self.heads.weights[h][i]
+        where = {j: "itself" if j == i else f'"{texts[j]}"' for j in self.named_keys(h)}
+        parts = [f"{100 * row[j]:.0f} percent on {place}" for j, place in where.items()]
+        return f'Here "{texts[i]}" puts ' + " and ".join(parts) + "."
 
     def show_head(self, h: int) -> None:
-        """All of head h's arcs, then one query word's weights as arcs and as levels in the word boxes."""
-        w = self.heads.weights[h]
-        i = self.spotlight(h)
-        title, line = self.head_title(h), self.weight_line(h)
-        arcs = word_arcs(self.words, w)
-        focus = word_arcs(self.words, w, queries=[i], color=theme.QUERY)
-        shown = focus.copy()
-        focus.set_stroke(opacity=0.0)
-        query_box = self.words.boxes[i][0]
-        self.add(arcs, focus)
-        self.bring_to_back(focus)
-        self.bring_to_back(arcs)  # behind the words: a word's opaque box hides arcs passing behind it
-        leaving = [FadeOut(self.note)] if h == 0 else []
+        """All of head h's lines, then the spotlit query's lines and their percentages."""
+        w, i = self.heads.weights[h], int(self.spotlights[h])
+        title = self.head_title(h)
+        lines = self.columns.lines(w)
+        focus = self.columns.lines(w, queries=[i], color=theme.QUERY)
+        tags = self.columns.percents(w[i], self.named_keys(h))
+        query = self.columns.queries[i]
         with self.beat(f"head-{h + 1}", f"{HEAD_TEXT[h]} {self.spotlight_text(h)}") as spoken:
-            self.play(FadeIn(title), Create(arcs, introducer=False), *leaving, run_time=1.5)
-            self.until_said(spoken, "The word")
-            gauges = zip(self.words.gauges, self.words.gauge_targets(w[i]), strict=True)
+            self.play(FadeOut(self.top_line), run_time=0.4)  # one title at a time: a crossfade reads as two
+            self.play(FadeIn(title), Create(lines), run_time=1.5)
+            self.until_said(spoken, "Here")
             self.play(
-                arcs.animate.set_stroke(opacity=0.12),
-                Transform(focus, shown),
-                query_box.animate.set_stroke(theme.QUERY, width=5),
-                *(Transform(g, target) for g, target in gauges),
-                FadeIn(line),
+                lines.animate.set_stroke(opacity=0.12),
+                Create(focus),
+                query.animate.set_color(theme.QUERY),
+                FadeIn(tags),
                 run_time=1.0,
             )
             self.hold(self.speech_left() - 0.6)
-            empty = zip(self.words.gauges, self.words.gauge_targets(0.0 * w[i]), strict=True)
             self.play(
-                *(FadeOut(m) for m in (title, arcs, focus, line)),
-                query_box.animate.set_stroke(theme.MUTED, width=2),
-                *(Transform(g, target) for g, target in empty),
-                run_time=0.6,
+                *(FadeOut(m) for m in (lines, focus, tags)), query.animate.set_color(theme.TEXT), run_time=0.6
             )
+        self.top_line = title
+
+    def show_others(self) -> None:
+        """Other patterns a trained model may find, named in place of the last head's title."""
+        others = label("also possible: delimiter heads, copy heads", color=theme.MUTED).move_to(3.2 * UP)
+        self.play(FadeOut(self.top_line), run_time=0.5)
+        self.fade_in(others, run_time=1.0)
+        self.top_line = others
 
     # --- all heads, and what follows them ------------------------------------------------
     def show_all_heads(self) -> None:
@@ -178,7 +239,9 @@ class HeadRouting(LectureScene):
             self.map_names.add(name)
         cells.arrange_in_grid(rows=2, cols=2, buff=(0.6, 0.45), cell_alignment=LEFT).move_to(0.2 * DOWN)
         self.header = label("rows: query word    columns: key word", color=theme.MUTED).move_to(3.2 * UP)
-        self.play(FadeOut(self.words), FadeIn(cells), FadeIn(self.header), run_time=1.2)
+        self.play(
+            FadeOut(self.columns), FadeOut(self.top_line), FadeIn(cells), FadeIn(self.header), run_time=1.2
+        )
 
     def show_concatenation(self, spoken: Spoken) -> None:
         """Each head's output is a slice of one (T x H d_head) matrix; W_O maps it to the next layer."""
@@ -206,5 +269,5 @@ class HeadRouting(LectureScene):
             moves.append(tag.animate.move_to(top + 1.05 * DOWN))
         self.play(FadeIn(bands), *moves, run_time=1.2)
         self.fade_in(arrows, concat[1])
-        self.until_said(spoken, "mixed by")
+        self.until_said(spoken, "the next layer")
         self.fade_in(*chain[1:])

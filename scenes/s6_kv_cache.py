@@ -13,7 +13,9 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Brace,
     Create,
+    CurvedArrow,
     FadeIn,
     FadeOut,
     Indicate,
@@ -21,7 +23,9 @@ from manim import (
     Rectangle,
     ReplacementTransform,
     Square,
+    Text,
     VGroup,
+    Write,
     linear,
 )
 
@@ -30,15 +34,13 @@ from attnmath import (
     RunningSummary,
     causal_mask,
     kv_cache_bytes,
-    paged_kv_blocks,
+    linear_state_bytes,
     previous_token_projections,
-    running_summary_bytes,
-    streaming_keep,
+    stylized_heads,
 )
 from scenes.kit import theme
 from scenes.kit.base import LectureScene
-from scenes.kit.flow import flow_words
-from scenes.kit.narration import Spoken
+from scenes.kit.flow import baseline_of, flow_words
 from scenes.kit.plots import axis_labels, curve, quiet_axes, to_scene
 from scenes.kit.widgets import BarPanel, label, math, wrapped
 
@@ -48,10 +50,20 @@ LEFT_X = theme.SAFE_LEFT + 0.75  # where cached position 1 starts; k and v are n
 TEXT_Y = theme.SAFE_TOP - 0.05  # top of the generated text
 LABEL_H, BAR_H, SIDE, GAP = 0.45, 0.8, 0.48, 0.06  # a head's name, weight bars, key and value boxes
 MODEL = {"n_layers": 32, "n_kv_heads": 32, "head_dim": 128}
+CONTEXT = 4096  # tokens in context at the end of the memory plot
+
+
+def fit_word(word: str, width: float, color: str) -> Text:
+    """``word`` as a small label, cut short with an ellipsis where it is wider than ``width``."""
+    for n in range(len(word), 0, -1):
+        mob = label(word[:n] + ("" if n == len(word) else "\u2026"), small=True, color=color)
+        if mob.width <= width:
+            return mob
+    return mob
 
 
 class KVCacheGrowth(LectureScene):
-    """Decode token by token: a uniform head collapses to a running sum, a previous-token head cannot."""
+    """Decode token by token: a uniform head folds into a running sum; pointer heads need the raw cache."""
 
     section = "Section 6"
     title = "Causal masking and the KV cache"
@@ -68,38 +80,45 @@ class KVCacheGrowth(LectureScene):
             self.title_card()
         self.build_prompt()
         with self.beat(
+            "autoregressive",
+            "Generation is autoregressive: each token is predicted from those before it, then appended.",
+        ):
+            self.show_autoregressive()
+        with self.beat(
             "mask",
-            f"A prompt of {self.n_prompt} token{'s' if self.n_prompt > 1 else ''}. "
-            "The causal mask lets each position see only itself and earlier ones.",
-        ) as spoken:
-            self.fade_in(self.grid, self.grid_title, *self.text[: self.n_prompt])
-            self.until_said(spoken, "The causal mask")
-            self.light_prompt_rows()
-        with self.beat("caches", "Two heads cache every position's key and value."):
-            self.play(FadeOut(self.grid), FadeOut(self.grid_title), run_time=0.6)
-            self.fade_in(self.head_labels, self.legend, *self.prompt)
+            "The causal mask: each query token, a row, sees only the key columns up to itself.",
+        ):
+            self.show_mask()
         steps = list(range(self.n_prompt, len(self.words)))
         half = (len(steps) + 1) // 2
         with self.beat(
-            "append",
-            "Now generate. Each new token appends a key and a value, "
-            "and its query weighs every cached position.",
+            "caches",
+            "A decoder caches each token's key and value; each new query weighs them all.",
         ):
+            self.play(FadeOut(self.grid), run_time=0.6)
+            self.fade_in(*self.text[: self.n_prompt], self.head_labels, self.legend, *self.prompt)
             self.decode_steps(steps[:half])
         with self.beat(
             "two-heads",
-            "The uniform head weighs them all equally; the other head puts its weight on the previous token.",
+            "The uniform head weighs them equally; the previous-token head picks the token just before.",
         ):
             self.decode_steps(steps[half:])
         self.collapse_uniform_head()
+        with self.beat(
+            "subject-pointer",
+            "Nor can a subject pointer: in section five's sentence, "
+            "the verb chased looks back at its subject, cat.",
+        ):
+            self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.6)
+            self.fade_in(self.subject_pointer())
+        self.show_kernels()
         self.show_memory()
-        self.show_paging_and_sinks()
         with self.beat(
             "summary",
-            "A summary that ignores the query can be accumulated. Attention's weights depend on the query, "
-            "so the cache keeps every key and value.",
-        ) as spoken:
-            self.show_summary(spoken)
+            "Softmax attention is a family of statistics, one per query; "
+            "its raw cache computes any member on demand.",
+        ):
+            self.show_summary()
 
     # --- the numbers: real decoding through two caches ----------------------------
     def decode(self) -> None:
@@ -156,23 +175,34 @@ class KVCacheGrowth(LectureScene):
         self.warn_y = y - LABEL_H / 2
 
     def mask_grid(self) -> VGroup:
-        """The causal mask as a T x T grid (filled: may attend), large on the left."""
+        """The causal mask, T x T, its rows (queries) and columns (keys) named by the tokens."""
         n, allowed = len(self.words), causal_mask(len(self.words))
-        cell = min(0.5, 5.0 / n)
+        rows = VGroup(*(label(w, small=True, color=theme.QUERY) for w in self.words))
+        row_w = max(r.width for r in rows)
+        cell_w = min(1.2, (theme.SAFE_RIGHT - theme.SAFE_LEFT - row_w - 0.2) / n)
+        cell_h = min(0.5, (theme.SAFE_TOP - theme.SAFE_BOTTOM - 1.9) / n)
+        cols = VGroup(*(fit_word(w, cell_w - 0.08, theme.KEY) for w in self.words))
         grid = VGroup()
         for i in range(n):
             for j in range(n):
-                sq = Square(
-                    side_length=cell,
-                    stroke_width=1.2,
-                    stroke_color=theme.MUTED,
-                    fill_color=theme.WEIGHT if allowed[i, j] else theme.BACKGROUND,
-                    fill_opacity=0.0,
-                )
-                grid.add(sq.move_to([(j - n / 2 + 0.5) * cell, -(i - n / 2 + 0.5) * cell, 0]))
-        top = self.text.get_bottom()[1] - 0.3
-        return grid.move_to([-2.6, (top + theme.SAFE_BOTTOM) / 2, 0]).scale_to_fit_height(
-            min(grid.height, top - theme.SAFE_BOTTOM)
+                sq = Rectangle(width=cell_w, height=cell_h, stroke_width=1.2, stroke_color=theme.MUTED)
+                sq.set_fill(theme.WEIGHT if allowed[i, j] else theme.BACKGROUND, opacity=0.0)
+                grid.add(sq.move_to([j * cell_w, -i * cell_h, 0]))
+        for i, r in enumerate(rows):
+            r.next_to(grid[i * n], LEFT, buff=0.2)
+        line = grid.get_top()[1] + 0.15  # the column words share one baseline
+        for j, c in enumerate(cols):
+            c.move_to([grid[j].get_x(), line + c.height / 2, 0])
+            c.shift((line - baseline_of(c)) * UP)
+        keys = label("columns: key tokens it may look at", small=True, color=theme.KEY).next_to(
+            cols, UP, buff=0.12
+        )
+        queries = label("rows: the query, the current token", small=True, color=theme.QUERY)
+        whole = VGroup(grid, rows, cols, keys.align_to(grid, LEFT))
+        queries.next_to(grid, DOWN, buff=0.15).align_to(rows, LEFT)
+        whole.add(queries)
+        return whole.move_to(
+            [(theme.SAFE_LEFT + theme.SAFE_RIGHT) / 2, (theme.SAFE_TOP + theme.SAFE_BOTTOM) / 2, 0]
         )
 
     def build_prompt(self) -> None:
@@ -181,13 +211,6 @@ class KVCacheGrowth(LectureScene):
         self.text.move_to([theme.SAFE_LEFT, TEXT_Y, 0], aligned_edge=UP + LEFT)
         self.plan_rows(self.text.get_bottom()[1] - 0.2)
         self.grid = self.mask_grid()
-        self.grid_title = VGroup(
-            label("causal mask"),
-            label("row: query t", small=True, color=theme.MUTED),
-            label("column: key i", small=True, color=theme.MUTED),
-            label("lit: i ≤ t", small=True, color=theme.WEIGHT),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
-        self.grid_title.next_to(self.grid, RIGHT, buff=0.8).align_to(self.grid, UP)
         self.columns: dict[int, list[VGroup]] = {0: [], 1: []}
         self.head_labels = VGroup(
             *(
@@ -209,12 +232,29 @@ class KVCacheGrowth(LectureScene):
             )
         self.bars: dict[int, BarPanel] = {}
 
-    def light_prompt_rows(self) -> None:
-        """Light the prompt's rows of the mask one after another."""
+    def show_autoregressive(self) -> None:
+        """The prompt, a brace over what came before, and an arrow to the next token's slot."""
+        width = theme.SAFE_RIGHT - theme.SAFE_LEFT - 1.0
+        big = flow_words(self.words[: self.n_prompt + 1], width=width, size=theme.TITLE_SIZE, max_lines=2)
+        big.move_to(0.8 * UP)
+        prompt, nxt = VGroup(*big[:-1]), big[-1]
+        brace = Brace(prompt, DOWN, color=theme.MUTED)
+        ask = label("?", color=theme.QUERY, size=theme.TITLE_SIZE).move_to(nxt)
+        arrow = CurvedArrow(brace.get_bottom() + 0.1 * DOWN, nxt.get_bottom() + 0.1 * DOWN, color=theme.QUERY)
+        self.fade_in(prompt)
+        self.play(Create(brace), run_time=0.6)
+        self.play(Create(arrow), FadeIn(ask), run_time=1.0)
+        self.hold(max(self.speech_left() - 1.6, 0.3))
+        self.play(FadeOut(ask), FadeIn(nxt), run_time=0.8)
+        self.play(FadeOut(VGroup(brace, arrow, big)), run_time=0.6)
+
+    def show_mask(self) -> None:
+        """The mask's grid; its rows light one after another, each up to its own column."""
         n = len(self.words)
-        rows = [VGroup(*self.grid[t * n : t * n + t + 1]) for t in range(self.n_prompt)]
+        self.fade_in(self.grid, run_time=1.0)
+        rows = [VGroup(*self.grid[0][t * n : t * n + t + 1]) for t in range(n)]
         fills = [row.animate.set_fill(opacity=0.85) for row in rows]
-        self.play(LaggedStart(*fills, lag_ratio=0.6), run_time=min(0.6 * self.n_prompt, 3.0))
+        self.play(LaggedStart(*fills, lag_ratio=0.5), run_time=max(self.speech_left() - 0.5, 2.0))
 
     def weight_bars(self, h: int, t: int) -> BarPanel:
         """Bars over the cached columns: head h's weights for query t."""
@@ -266,12 +306,12 @@ class KVCacheGrowth(LectureScene):
         ok = all(self.summary_matches)
         note = label(f"same output at every step: {'yes' if ok else 'no'}", color=theme.MUTED)
         note.next_to(box, RIGHT, buff=0.5)
-        warn = label("cannot collapse: every query reweights old entries", color=theme.WARNING)
+        warn = label("cannot fold: each query moves its weight", color=theme.WARNING)
         warn.move_to([theme.SAFE_LEFT, self.warn_y, 0], aligned_edge=LEFT)
         same = "with the same output at every step" if ok else "but not always the same output"
         with self.beat(
             "uniform-sum",
-            f"Uniform weights ignore the query, so that cache folds into one running sum, {same}.",
+            f"Uniform weights ignore the query, so that cache folds into a running sum, {same}.",
         ) as spoken:
             self.play(
                 ReplacementTransform(top, summary),
@@ -283,43 +323,136 @@ class KVCacheGrowth(LectureScene):
             self.play(FadeIn(note), run_time=0.8)
         with self.beat(
             "raw-cache",
-            "The previous token head cannot fold: each query reweights old entries, "
-            "so it needs the raw keys and values.",
+            "The previous-token head cannot fold: each new query moves its weight to another entry.",
         ) as spoken:
             self.play(Indicate(VGroup(*self.columns[1]), color=theme.WARNING, scale_factor=1.1), run_time=1.5)
-            self.until_said(spoken, "each query")
+            self.until_said(spoken, "each new query")
             self.play(FadeIn(warn), run_time=0.8)
 
+    def subject_pointer(self) -> VGroup:
+        """Section 5's stylised subject pointer: the verb's weights over its prefix, peaked on its subject."""
+        heads = stylized_heads(causal=True)
+        toks = heads.sentence.tokens
+        verb = next(i for i, t in enumerate(toks) if t.pos == "VERB" and t.subject is not None)
+        w = heads.weights[1][verb, : verb + 1]
+        pitch = min(2.4, 11.0 / w.size)
+        panel = BarPanel(
+            w, width=pitch * w.size, height=2.4, y_range=(0.0, 1.0), show_index=False, stepped=False
+        )
+        cols = VGroup(*(self.kv_column(0, 0.0).scale(1.3) for _ in w))
+        cols.arrange(RIGHT, buff=pitch - cols[0].width)
+        cols.next_to(panel, DOWN, buff=0.15)
+        words = VGroup(
+            *(
+                label(t.text, color=theme.QUERY if i == verb else theme.TEXT).next_to(c, DOWN, buff=0.2)
+                for i, (t, c) in enumerate(zip(toks, cols, strict=False))
+            )
+        )
+        tag = label(f"weights of the query \u201c{toks[verb].text}\u201d", color=theme.WEIGHT)
+        tag.next_to(panel, UP, buff=0.3)
+        note = label("stylised subject-pointer head, section 5", small=True, color=theme.MUTED)
+        return VGroup(tag, panel, cols, words, note.next_to(words, DOWN, buff=0.35)).move_to(
+            [0, (theme.SAFE_TOP + theme.SAFE_BOTTOM) / 2, 0]
+        )
+
+    def show_kernels(self) -> None:
+        """Why: softmax's kernel does not split; linear attention's does, into a d x d state."""
+        eq = math(r"e^{\,q \cdot k / \tau}", r"\;\neq\;", r"f(q)^\top g(k)", size=72)
+        eq[1].set_color(theme.WARNING)
+        note = label("for any fixed-size query part f and key part g", color=theme.MUTED)
+        why = VGroup(eq, note).arrange(DOWN, buff=0.6).move_to(0.3 * UP)
+        with self.beat(
+            "softmax-kernel",
+            "Query dependence is not the reason: softmax's kernel, e to the q dot k over tau, "
+            "cannot split into fixed-size query and key parts.",
+        ) as spoken:
+            self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.6)
+            first = eq[0].copy().set_x(0)
+            self.play(Write(first), run_time=1.0)
+            self.until_said(spoken, "cannot split")
+            self.play(ReplacementTransform(first, eq[0]), FadeIn(eq[1:]), FadeIn(note), run_time=1.0)
+        lin = math(r"\phi(q)^\top \phi(k)", size=72)
+        state = math(r"S_t = S_{t-1} + \phi(k_t)\, v_t^\top", size=72)
+        out = math(r"\text{output}_t = \phi(q_t)^\top S_t", size=56)
+        lines = VGroup(lin, state, out).arrange(DOWN, buff=0.5).move_to(0.2 * UP)
+        tag = label("section 4: linear attention", color=theme.MUTED).next_to(lines, UP, buff=0.5)
+        with self.beat(
+            "linear-kernel",
+            "Linear attention's kernel, phi of q dot phi of k, does split, "
+            "so section four's sum folds into one d by d state.",
+        ) as spoken:
+            self.play(FadeOut(why), run_time=0.5)
+            self.fade_in(tag, lin, run_time=1.0)
+            self.until_said(spoken, "folds")
+            self.fade_in(state, out, run_time=1.0)
+            self.play(Indicate(state, color=theme.VALUE), run_time=1.2)
+        with self.beat(
+            "side-by-side",
+            "So softmax keeps every raw key and value; linear attention's state stays one size.",
+        ):
+            self.play(FadeOut(VGroup(lines, tag)), run_time=0.5)
+            self.side_by_side()
+
+    def side_by_side(self) -> None:
+        """Left: the raw cache gains a (k, v) column per step. Right: one d x d state, one size throughout."""
+        left_x, y = theme.SAFE_LEFT + 0.6, -0.3
+        cache_title = label("softmax: raw cache", color=theme.KEY).move_to([-3.3, 2.4, 0])
+        state_title = label("linear attention: state S", color=theme.VALUE).move_to([3.6, 2.4, 0])
+        cells = VGroup(*(Square(side_length=0.65, stroke_width=1.5, color=theme.VALUE) for _ in range(16)))
+        box = cells.arrange_in_grid(rows=4, cols=4, buff=0.0).move_to([3.6, y, 0])
+        d = math(r"d \times d", size=48).next_to(box, DOWN, buff=0.3)
+        count = label("t = 0", color=theme.TEXT).move_to([0, -2.6, 0])
+        self.fade_in(cache_title, state_title, box, d, count, run_time=0.8)
+        rng = np.random.default_rng(self.seed)
+        steps = 8
+        pace = min(max(self.speech_left() / steps, 0.5), 1.2)
+        for t in range(steps):
+            col = self.kv_column(0, 0).scale(1.3).move_to([left_x + 0.78 * t + 0.35, y, 0])
+            new_count = label(f"t = {t + 1}").move_to(count)
+            shade = rng.uniform(0.15, 0.85, size=16)
+            self.play(
+                FadeIn(col, shift=0.2 * LEFT),
+                *(
+                    c.animate.set_fill(theme.VALUE, opacity=float(o))
+                    for c, o in zip(cells, shade, strict=True)
+                ),
+                ReplacementTransform(count, new_count),
+                run_time=pace,
+            )
+            count = new_count
+
     def show_memory(self) -> None:
-        """Raw cache bytes grow linearly with tokens; the running sum stays flat."""
+        """Raw cache bytes grow linearly with tokens; linear attention's states stay flat."""
         frame, raw, flat = self.memory_plot()
         per_token = kv_cache_bytes(**MODEL, seq_len=1) // 1024
-        gib = kv_cache_bytes(**MODEL, seq_len=4096) / 2**30
+        gib = kv_cache_bytes(**MODEL, seq_len=CONTEXT) / 2**30
+        state = linear_state_bytes(**MODEL)
         with self.beat(
             "memory-raw",
             f"For a seven billion parameter class model, the raw cache takes {per_token} kilobytes "
-            f"per token: {gib:.0f} gigabytes at 4096 tokens, growing linearly.",
+            f"per token, {gib:.0f} gigabytes at {CONTEXT} tokens.",
         ):
             self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.8)
             self.play(Create(frame[0]), FadeIn(frame[1:]), run_time=1.0)
             self.play(Create(raw[0]), run_time=max(2.5, self.speech_left() - 2.0), rate_func=linear)
             self.play(FadeIn(raw[1]), run_time=0.8)
         with self.beat(
-            "memory-sum", "A running sum would stay flat, but it only serves the uniform pattern."
+            "memory-state",
+            f"Linear attention's states take {state // 2**20} megabytes at any length; "
+            f"the raw cache overtakes that after {state // kv_cache_bytes(**MODEL, seq_len=1)} tokens.",
         ):
             self.play(Create(flat[0]), FadeIn(flat[1]), run_time=2.0)
-        self.leaving = VGroup(frame, raw, flat)
 
     def memory_plot(self) -> tuple[VGroup, VGroup, VGroup]:
-        """(axes with ticks and titles; raw cache line and tag; running-sum line and tag)."""
+        """(axes with ticks and titles; raw cache line and tag; linear-state line and tag)."""
         tokens = np.arange(0, 4097, 64)
         gib = np.array([kv_cache_bytes(**MODEL, seq_len=int(n)) for n in tokens]) / 2**30
-        flat = np.full_like(gib, running_summary_bytes(**MODEL) / 2**30)
+        flat = np.full_like(gib, linear_state_bytes(**MODEL) / 2**30)
         axes = quiet_axes((0, 4096), (0, 2.2), width=10.0, height=4.3).move_to([0.4, -0.05, 0])
         titles = axis_labels(
             axes,
             "tokens in context",
-            "cache size (GiB)",
+            "memory (GiB)",
             x_ticks=(0, 1024, 2048, 3072, 4096),
             y_ticks=(1, 2),
         )
@@ -329,85 +462,41 @@ class KVCacheGrowth(LectureScene):
         raw_tag = label(f"raw KV cache: {per_token} KiB per token", color=theme.KEY)
         raw_tag.move_to(to_scene(axes, 0, 1.9)[0] + 0.4 * RIGHT, aligned_edge=LEFT)
         sum_tag = label(
-            f"running sum: {running_summary_bytes(**MODEL) // 1024} KiB, constant", color=theme.VALUE
+            f"linear-attention states: {linear_state_bytes(**MODEL) // 2**20} MiB", color=theme.VALUE
         )
-        sum_tag.next_to(to_scene(axes, 4096, 0.0)[0], UP, buff=0.25).align_to(axes, RIGHT)
+        sum_tag.next_to(to_scene(axes, 4096, 0.0)[0], UP, buff=0.3).align_to(axes, RIGHT)
         model = label("32 layers, 32 KV heads, head dim 128, fp16", small=True, color=theme.MUTED)
         model.move_to([0, theme.SAFE_TOP - 0.2, 0])
         return VGroup(axes, titles, model), VGroup(raw_line, raw_tag), VGroup(sum_line, sum_tag)
 
-    def show_paging_and_sinks(self) -> None:
-        """Coda: paged blocks (waste only in the last block) and an attention-sink window."""
-        with self.beat(
-            "paging",
-            "Paged allocation keeps the cache in fixed blocks, so only the last block has empty slots.",
-        ):
-            self.play(FadeOut(self.leaving), run_time=0.8)
-            self.fade_in(self.paged_blocks())
-        with self.beat(
-            "sinks",
-            "Attention sinks keep the first tokens and a recent window: bounded memory, "
-            "but the middle is forgotten.",
-        ):
-            self.fade_in(self.sink_row())
-
-    def paged_blocks(self) -> VGroup:
-        """A 100-token sequence in blocks of 16 slots, with its caption."""
-        seq, block = 100, 16
-        paged = paged_kv_blocks(seq, block)
-        blocks = VGroup()
-        for b in range(paged.n_blocks):
-            cells = VGroup(*(self.slot(b * block + c < seq, 0.33) for c in range(block)))
-            blocks.add(cells.arrange_in_grid(rows=4, cols=4, buff=0.05))
-        blocks.arrange(RIGHT, buff=0.35).move_to(1.05 * UP)
-        text = wrapped(
-            f"{seq} tokens in {paged.n_blocks} blocks of {block}: "
-            f"{paged.wasted_slots} empty slots, all in the last block",
-            width=theme.SAFE_RIGHT - theme.SAFE_LEFT - 2.0,
-        ).next_to(blocks, UP, buff=0.35)
-        return VGroup(blocks, text)
-
-    def sink_row(self) -> VGroup:
-        """24 tokens, the first 4 and the last 8 kept, with its caption."""
-        keep = set(streaming_keep(24, 4, 8).tolist())
-        row = VGroup(*(self.slot(i in keep, 0.44) for i in range(24))).arrange(RIGHT, buff=0.08)
-        row.move_to(2.2 * DOWN)
-        text = label(f"attention sinks: first 4 and last 8 of 24 kept ({len(keep)} slots)")
-        return VGroup(row, text.next_to(row, UP, buff=0.35))
-
-    @staticmethod
-    def slot(filled: bool, side: float) -> Square:
-        """One cache slot: filled (holds a token's key and value) or empty."""
-        return Square(
-            side_length=side,
-            stroke_width=1,
-            stroke_color=theme.MUTED,
-            fill_color=theme.KEY if filled else theme.BACKGROUND,
-            fill_opacity=0.8,
-        )
-
     @staticmethod
     def summary_text(text: str) -> VGroup:
         """One line of the closing still, left-aligned in the text column."""
-        return wrapped(text, width=theme.SAFE_RIGHT - theme.SAFE_LEFT - 4.0, align_left=True)
+        return wrapped(text, width=theme.SAFE_RIGHT - theme.SAFE_LEFT - 3.9, align_left=True)
 
-    def show_summary(self, spoken: Spoken) -> None:
-        """Closing still (the poster): which patterns fit a running sum and which need the raw cache."""
+    def show_summary(self) -> None:
+        """Closing still (the poster): what folds into a fixed summary and what needs the raw cache."""
         self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.6)
-        box = Rectangle(width=1.8, height=1.1, color=theme.VALUE, fill_opacity=0.5)
+        box = Rectangle(width=1.8, height=1.0, color=theme.VALUE, fill_opacity=0.5)
         uniform = VGroup(box, math(r"\tfrac{1}{t}\sum_i v_i", size=theme.READOUT_SIZE).move_to(box))
+        cells = VGroup(
+            *(
+                Square(side_length=0.25, stroke_width=1, color=theme.VALUE, fill_opacity=0.5)
+                for _ in range(16)
+            )
+        )
+        state = cells.arrange_in_grid(rows=4, cols=4, buff=0.0)
         columns = VGroup(*(self.kv_column(i, 0.0) for i in range(5))).arrange(RIGHT, buff=0.12)
         per_token = kv_cache_bytes(**MODEL, seq_len=1) // 1024
-        sum_kib = running_summary_bytes(**MODEL) // 1024
+        state_mib = linear_state_bytes(**MODEL) // 2**20
         rows = VGroup(
-            VGroup(uniform, self.summary_text(f"uniform weights: one running sum, {sum_kib} KiB")),
-            VGroup(columns, self.summary_text(f"query-dependent weights: all k, v, {per_token} KiB a token")),
+            VGroup(uniform, self.summary_text("uniform weights: one running sum")),
+            VGroup(state, self.summary_text(f"linear kernel: one d \u00d7 d state, {state_mib} MiB")),
+            VGroup(columns, self.summary_text(f"softmax: every k, v, {per_token} KiB a token")),
         )
         for row in rows:
             row[0].set_x(theme.SAFE_LEFT + 0.2 + row[0].width / 2)
             row[1].move_to([theme.SAFE_LEFT + 3.9, row[0].get_y(), 0], aligned_edge=LEFT)
-        rows.arrange(DOWN, buff=0.9, aligned_edge=LEFT).move_to(0.2 * DOWN)
+        rows.arrange(DOWN, buff=0.6, aligned_edge=LEFT).move_to(0.4 * DOWN)
         heading = label("why the cache stores raw vectors", size=theme.TITLE_SIZE).move_to(2.9 * UP)
-        self.fade_in(heading, rows[0])
-        self.until_said(spoken, "Attention's weights")
-        self.fade_in(rows[1])
+        self.fade_in(heading, *rows, run_time=1.5)

@@ -44,7 +44,7 @@ STAGE_Y = 0.75  # centre of the beat's picture (above the strip)
 STRIP_Y, STRIP_W, STRIP_H = -2.55, 2.9, 1.15  # thumbnail slots at the bottom
 STRIP_XS = (-4.85, -1.6, 1.65, 4.9)
 TILES, TILE_W, TILE_H = ((-3.4, 1.65), (3.4, 1.65), (-3.4, -1.25), (3.4, -1.25)), 5.0, 1.8  # summary grid
-NAMES = ("weighted sum", "regression", "max entropy", "raw cache")
+NAMES = ("adaptive summary", "regression: the sum", "max entropy: softmax", "no factoring: raw cache")
 
 
 class Card(VGroup):
@@ -56,7 +56,7 @@ class Card(VGroup):
 
 
 class AdaptiveSufficiency(LectureScene):
-    """Recap: the weighted sum, the softmax (two readings), and the cache of raw vectors."""
+    """Recap: three readings of attention, one per design choice: the sum, the softmax, the cache."""
 
     section = "Section 7"
     title = "Adaptive sufficiency"
@@ -71,28 +71,29 @@ class AdaptiveSufficiency(LectureScene):
             self.title_card()
         with self.beat(
             "weighted-sum",
-            "First, the weighted sum. Two queries weigh the same words differently: each sum is a summary "
-            "chosen for its own prediction, an adaptive sufficient statistic.",
+            "Attention's weighted sum compresses the sequence into a summary "
+            "chosen for the current prediction: an adaptive sufficient statistic.",
         ):
             self.show_card(self.sum_card())
         with self.beat(
-            "softmax-regression",
-            "Second, the softmax, which reads two ways. It is kernel regression, with a learned similarity.",
+            "regression",
+            "Read as kernel regression, it explains the sum: a Nadaraya Watson average of values, "
+            "with a learned similarity.",
         ):
             self.show_card(self.regression_card())
         with self.beat(
-            "softmax-entropy",
-            "And it is the maximum entropy rule: be relevant, but don't be overconfident.",
+            "entropy",
+            "Read as maximum entropy, it explains the softmax: be relevant, but don't be overconfident.",
         ):
             self.show_card(self.entropy_card())
         with self.beat(
             "cache",
-            "Third, the cache. Every new query reweights every entry, so it keeps the raw keys and values.",
+            "Read through its kernel, which does not factor into query and key parts, "
+            "it explains the cache of raw vectors.",
         ):
             self.show_card(self.cache_card())
         with self.beat(
-            "summary",
-            "Together: attention is a family of sufficient statistics, one per query, computed on demand.",
+            "summary", "Attention is a family of sufficient statistics, one per query, computed on demand."
         ):
             self.show_summary()
 
@@ -207,7 +208,7 @@ class AdaptiveSufficiency(LectureScene):
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         legend.align_to(axes, UP + RIGHT).shift(0.2 * UP)
         titles = axis_labels(axes, "input x", "output y", x_ticks=(0, 0.5, 1))
-        return Card(picture, VGroup(self.heading("softmax = kernel regression"), titles, legend))
+        return Card(picture, VGroup(self.heading("kernel regression \u2192 the sum"), titles, legend))
 
     def entropy_card(self) -> Card:
         """The softmax weights at one temperature, with the objective they maximise and their entropy."""
@@ -224,7 +225,7 @@ class AdaptiveSufficiency(LectureScene):
         )
         numbers = math(rf"\tau = {self.recap_tau:g},\quad H(a) = {float(entropy(a)):.2f}", size=44)
         numbers.align_to(bars.box, UP + RIGHT).shift(0.3 * UP)
-        head = self.heading("maximum entropy", r"\max_a\ \mathbb{E}_a[s] + \tau H(a)")
+        head = self.heading("max entropy \u2192 softmax", r"\max_a\ \mathbb{E}_a[s] + \tau H(a)")
         return Card(picture, VGroup(head, titles, numbers))
 
     def cache_card(self) -> Card:
@@ -245,6 +246,6 @@ class AdaptiveSufficiency(LectureScene):
             math("k_i", color=theme.KEY, size=48).next_to(cols[0][0], LEFT, buff=0.35),
             math("v_i", color=theme.VALUE, size=48).next_to(cols[0][1], LEFT, buff=0.35),
         )
-        note = label("each new query reweights every entry", color=theme.QUERY).next_to(cols, DOWN, buff=0.5)
-        head = self.heading("the cache keeps raw keys and values")
+        note = math(r"e^{\,q \cdot k / \tau} \neq f(q)^\top g(k)", size=48).next_to(cols, DOWN, buff=0.5)
+        head = self.heading("no factoring \u2192 a cache of raw k, v")
         return Card(picture, VGroup(head, tokens, rows, note))

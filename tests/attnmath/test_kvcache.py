@@ -136,3 +136,34 @@ def test_paged_blocks(n, block, blocks, waste):
 )
 def test_streaming_keep(n, sink, window, expected):
     assert streaming_keep(n, sink, window).tolist() == expected
+
+
+@pytest.mark.parametrize(("layers", "heads", "dim", "width"), [(32, 32, 128, 2), (2, 3, 5, 4), (1, 1, 1, 1)])
+def test_linear_state_bytes_is_the_size_of_its_d_by_d_states(layers, heads, dim, width):
+    from attnmath.kvcache import linear_state_bytes
+
+    dtype = {1: np.int8, 2: np.float16, 4: np.float32}[width]
+    states = np.zeros((layers, heads, dim, dim), dtype=dtype)  # one S_t per layer and head
+    assert linear_state_bytes(layers, heads, dim, bytes_per_element=width) == states.nbytes
+
+
+def test_linear_state_is_a_fixed_size_recurrence_for_causal_linear_attention():
+    """S_t = S_{t-1} + phi(k_t) v_t^T answers every query like the naive causal sum, at a constant size."""
+    rng = np.random.default_rng(7)
+    t, d = 9, 4
+    q, k, v = rng.normal(size=(t, d)), rng.normal(size=(t, d)), rng.normal(size=(t, d))
+    phi = lambda x: np.where(x > 0, x + 1.0, np.exp(x))  # noqa: E731  elu + 1
+    state, norm = np.zeros((d, d)), np.zeros(d)
+    for step in range(t):
+        state, norm = state + np.outer(phi(k[step]), v[step]), norm + phi(k[step])
+        naive = sum(phi(q[step]) @ phi(k[i]) * v[i] for i in range(step + 1))
+        naive /= sum(phi(q[step]) @ phi(k[i]) for i in range(step + 1))
+        np.testing.assert_allclose(phi(q[step]) @ state / (phi(q[step]) @ norm), naive, rtol=1e-12)
+        assert state.shape == (d, d)
+
+
+def test_linear_state_bytes_rejects_bad_sizes():
+    from attnmath.kvcache import linear_state_bytes
+
+    with pytest.raises(ValueError):
+        linear_state_bytes(0, 1, 1)

@@ -88,3 +88,21 @@ def test_rows_and_arcs_stay_in_the_sentence_region(words):
     arcs = word_arcs(rows, every, threshold=0.0)
     assert arcs.get_top()[1] <= REGION["top"] + 1e-6
     assert arcs.get_bottom()[1] >= REGION["bottom"] - 1e-6
+
+
+@pytest.mark.parametrize(
+    "words", [DEFAULT_SENTENCE.texts, LONGEST, WIDE], ids=["default", "padded", "wide-letters"]
+)
+def test_routing_columns_stay_in_the_frame_with_rows_apart(words):
+    from scenes.s5_multihead import RoutingColumns
+
+    cols = RoutingColumns(words)
+    n = len(words)
+    every = np.tril(np.ones((n, n))) / np.arange(1, n + 1)[:, None]
+    cols.add(cols.lines(every), cols.percents(every[-1], range(n)))
+    assert cols.get_left()[0] >= theme.SAFE_LEFT - 1e-6 and cols.get_right()[0] <= theme.SAFE_RIGHT + 1e-6
+    assert cols.get_top()[1] <= theme.SAFE_TOP and cols.get_bottom()[1] >= theme.SAFE_BOTTOM
+    assert min(q.font_size for q in cols.queries) >= theme.SMALL_SIZE - 1e-6
+    for column in (cols.queries, cols.keys):
+        for upper, lower in zip(column, column[1:], strict=False):
+            assert upper.get_bottom()[1] > lower.get_top()[1] - 0.05, "two words in a column overlap"

@@ -1,0 +1,51 @@
+"""Held-out errors of section 1: the best Gaussian bandwidth and the learned similarity on fresh points."""
+
+import math
+
+import numpy as np
+import pytest
+
+from attnmath import best_bandwidth, fit_similarity, held_out_errors
+
+pytestmark = pytest.mark.filterwarnings("error")
+
+RNG = np.random.default_rng(5)
+X = np.sort(RNG.uniform(0, 1, 9))
+Y = np.sin(2 * np.pi * X) + 0.2 * RNG.normal(size=9)
+TX = RNG.uniform(0, 1, 13)
+TY = np.sin(2 * np.pi * TX) + 0.2 * RNG.normal(size=13)
+
+
+def naive_loo(sigma: float) -> float:
+    """Leave-one-out error of Gaussian kernel regression, one point at a time."""
+    total = 0.0
+    for j in range(X.size):
+        w = [math.exp(-((X[j] - X[i]) ** 2) / (2 * sigma**2)) if i != j else 0.0 for i in range(X.size)]
+        total += (sum(wi * yi for wi, yi in zip(w, Y, strict=True)) / sum(w) - Y[j]) ** 2
+    return total / X.size
+
+
+def test_best_bandwidth_has_the_lowest_naive_leave_one_out_error():
+    sigmas = np.geomspace(0.01, 2.0, 40)
+    assert best_bandwidth(X, Y, sigmas) == min(sigmas, key=naive_loo)
+
+
+def test_held_out_errors_match_a_naive_loop():
+    fit = fit_similarity(X, Y, seed=0)
+    m = fit.w_q @ fit.w_k.T  # score of (q, k) = phi(q)^T W_Q W_K^T phi(k), at temperature 1
+    gauss, learned = 0.0, 0.0
+    for q, t in zip(TX, TY, strict=True):
+        kw = [math.exp(-((q - x) ** 2) / (2 * 0.1**2)) for x in X]
+        scores = [np.array([q, q * q, 1.0]) @ m @ np.array([x, x * x, 1.0]) for x in X]
+        top = max(scores)
+        aw = [math.exp(s - top) for s in scores]
+        gauss += (sum(w * y for w, y in zip(kw, Y, strict=True)) / sum(kw) - t) ** 2
+        learned += (sum(w * y for w, y in zip(aw, Y, strict=True)) / sum(aw) - t) ** 2
+    got = held_out_errors(fit, 0.1, X, Y, TX, TY)
+    assert got == pytest.approx((gauss / TX.size, learned / TX.size), rel=1e-9)
+
+
+def test_held_out_errors_reject_mismatched_test_points():
+    fit = fit_similarity(X, Y, seed=0)
+    with pytest.raises(ValueError):
+        held_out_errors(fit, 0.1, X, Y, TX, TY[:-1])

@@ -1,0 +1,9 @@
+"""Numbers LectureTitle speaks: how many sections the outline lists, counted from the lecture's clip list."""
+
+from __future__ import annotations
+
+from scenes.lecture import LECTURE
+
+EXPECTED = {
+    "outline": lambda: [str(sum(1 for clip in LECTURE if clip.section != "0"))],
+}

@@ -1,0 +1,71 @@
+"""Numbers FixedVsQueryWeights speaks, recomputed with naive loops over its data (not the scene's code).
+
+The learned projections come from ``attnmath.fit_similarity`` (an optimiser: there is no closed form to
+check them against); every error spoken is recomputed here from the data and those projections alone.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+import numpy as np
+
+from attnmath import fit_similarity
+from scenes.s1_fixed_vs_query import FixedVsQueryWeights as S
+
+BANDWIDTHS = np.geomspace(1e-3, 10, 200)  # the grid the scene's best Gaussian bandwidth is chosen from
+
+
+def data(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The noisy sine of section 1, drawn by hand: sorted uniform x, sin(2 pi x) plus Gaussian noise."""
+    rng = np.random.default_rng(seed)
+    x = np.sort(rng.uniform(0.0, 1.0, n))
+    return x, np.array([math.sin(2 * math.pi * v) for v in x]) + S.noise * rng.normal(size=n)
+
+
+def predict(log_weight, x, y, q: float, skip: int | None = None) -> float:
+    """Average of y weighted by exp(log_weight(q, x_i)), point ``skip`` left out (largest log-weight first
+    subtracted, so that a tiny bandwidth does not underflow)."""
+    keep = [i for i in range(len(x)) if i != skip]
+    logs = {i: log_weight(q, x[i]) for i in keep}
+    top = max(logs.values())
+    w = {i: math.exp(v - top) for i, v in logs.items()}
+    return sum(w[i] * y[i] for i in keep) / sum(w.values())
+
+
+def gaussian(sigma: float):
+    """Log of the Gaussian kernel at ``sigma``."""
+    return lambda q, k: -((q - k) ** 2) / (2 * sigma**2)
+
+
+@cache
+def errors() -> tuple[float, float, float, float, int]:
+    """(Gaussian leave-one-out, learned leave-one-out, Gaussian fresh, learned fresh, parameter count)."""
+    x, y = data(S.n_points, S.seed)
+    loo = {}
+    for s in BANDWIDTHS:
+        loo[s] = sum((predict(gaussian(s), x, y, x[j], j) - y[j]) ** 2 for j in range(x.size)) / x.size
+    sigma = min(loo, key=loo.get)
+    fit = fit_similarity(x, y)
+    m = fit.w_q @ fit.w_k.T  # score phi(q)^T W_Q W_K^T phi(k), at temperature 1
+    learned = lambda q, k: float(np.array([q, q * q, 1.0]) @ m @ np.array([k, k * k, 1.0]))  # noqa: E731
+    a_loo = sum((predict(learned, x, y, x[j], j) - y[j]) ** 2 for j in range(x.size)) / x.size
+    fx, fy = data(S.n_fresh, S.fresh_seed)
+    fresh = list(zip(fx, fy, strict=True))
+    g_new = sum((predict(gaussian(sigma), x, y, q) - t) ** 2 for q, t in fresh) / fx.size
+    a_new = sum((predict(learned, x, y, q) - t) ** 2 for q, t in fresh) / fx.size
+    return loo[sigma], a_loo, g_new, a_new, fit.w_q.size + fit.w_k.size
+
+
+def said(v: float) -> str:
+    """Two significant figures, as a person reads a small error."""
+    return f"{v:.2g}"
+
+
+EXPECTED = {
+    "mean": lambda: [str(S.n_points)],
+    "fitted": lambda: [str(S.n_points), said(errors()[1]), said(errors()[0])],
+    "held-out": lambda: [str(S.n_fresh), said(errors()[2]), said(errors()[3])],
+    "overfit": lambda: [str(errors()[4]), str(S.n_points)],
+}

@@ -1,0 +1,44 @@
+"""What the lecture says: one idea per beat, and every spoken number checked against an independent value."""
+
+from __future__ import annotations
+
+import pytest
+
+from scenes.lecture import LECTURE
+from tests.scenes.script_text import expected_numbers, numbers_in, script, slug
+
+MAX_WORDS = 25
+"""Words a beat may have (TEACHING.md: one idea per beat, about 10 to 25 words); title beats aside."""
+
+CLIPS = [pytest.param(c, id=c.scene) for c in LECTURE]
+
+
+@pytest.mark.parametrize("clip", CLIPS)
+def test_no_beat_carries_more_than_one_idea(clip):
+    long = [
+        f"{b['id']} ({len(b['text'].split())} words)"
+        for b in script()[clip.scene]
+        if slug(b["id"]) != "title" and len(b["text"].split()) > MAX_WORDS
+    ]
+    assert not long, f"beats over {MAX_WORDS} words: {long}"
+
+
+@pytest.mark.parametrize("clip", CLIPS)
+def test_every_spoken_number_is_the_computed_value(clip):
+    expected = expected_numbers(clip.module)
+    for beat in script()[clip.scene]:
+        want = expected[slug(beat["id"])]() if slug(beat["id"]) in expected else []
+        assert numbers_in(beat["text"]) == want, f"{beat['id']}: {beat['text']!r}"
+        captions = " ".join(" ".join(text.split()) for text, _start, _length in beat["cues"])
+        assert numbers_in(captions) == want, f"{beat['id']} captions: {captions!r}"
+
+
+@pytest.mark.parametrize("clip", CLIPS)
+def test_every_number_reference_names_a_beat_the_scene_has(clip):
+    slugs = {slug(b["id"]) for b in script()[clip.scene]}
+    stale = sorted(set(expected_numbers(clip.module)) - slugs)
+    assert not stale, f"tests/scenes/spoken/{clip.module}.py checks beats {clip.scene} no longer has: {stale}"
+
+
+def test_the_number_reader_finds_decimals_and_skips_names():
+    assert numbers_in("T5 and ALiBi: 4.38x faster, 10 items, k_eff 2.5.") == ["4.38", "10", "2.5"]
