@@ -9,7 +9,6 @@ Render with ``manim -qh scenes/s3_softmax_temperature.py TemperatureSweep``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -34,6 +33,7 @@ from attnmath.datasets import RETRIEVAL_SCORES
 from scenes.kit import theme
 from scenes.kit.base import LectureScene
 from scenes.kit.flow import baseline_of
+from scenes.kit.steps import EquationSteps, Mark
 from scenes.kit.widgets import BarPanel, LabelSwitch, LogSlider, Readout, fit_width, label, math
 
 __all__ = ["TemperatureSweep"]
@@ -46,15 +46,12 @@ READOUT_Y = -1.72
 SLIDER_X, SLIDER_Y, SLIDER_LENGTH = -2.3, -2.68, 5.4
 # The derivation: the step being explained large and centred, the step before it small above.
 STEP_SIZE, HEADER_SIZE = 58, 40
-STEP_Y, HEADER_Y, HEADER_TOP = 0.3, 2.75, 3.4
 REGIME_TEXT = {
     "argmax": "argmax regime",
     "intermediate": "intermediate regime",
     "uniform": "uniform regime",
 }
 SUMMARY_TEXT = {"argmax": "argmax", "intermediate": "intermediate", "uniform": "uniform"}
-Mark = tuple[Sequence[Sequence[int]], str, str]
-"""Parts of the step to box (groups of its TeX arguments), the gloss written under them, the box's colour."""
 
 # Each step of the derivation: its TeX, one argument per term, and the terms its beat speaks about.
 STEPS: dict[str, tuple[list[str], tuple[Mark, ...]]] = {
@@ -134,7 +131,7 @@ class TemperatureSweep(LectureScene):
         """The derivation, one step per beat, before any numerical check."""
         with self.beat(
             "objective",
-            "Which distribution maximises J? Its first term, E a of s, is the average score under a.",
+            "Softmax maximises this objective, J. Its first term, E a of s, is the average score under a.",
         ):
             self.show_objective()
         with self.beat(
@@ -142,43 +139,43 @@ class TemperatureSweep(LectureScene):
             "The second rewards spread: H, the entropy, is how spread out a is; "
             "tau, the temperature, sets its price.",
         ):
-            self.mark((((4,), (8, 9)), "τ × entropy: how spread out a is", theme.TEMPERATURE))
+            self.steps.mark((((4,), (8, 9)), "τ × entropy: how spread out a is", theme.TEMPERATURE))
         with self.beat(
             "lagrangian",
             "To keep the weights summing to one, add a Lagrange multiplier, lambda, "
             "times the sum of a i, minus one.",
         ):
-            self.step(STEPS["lagrangian"][0], *STEPS["lagrangian"][1])
+            self.steps.step(STEPS["lagrangian"][0], *STEPS["lagrangian"][1])
         with self.beat(
             "stationary",
             "At the maximum, each partial derivative is zero: "
             "s i, minus tau times log a i plus one, plus lambda.",
         ):
-            self.step(STEPS["stationary"][0], *STEPS["stationary"][1])
+            self.steps.step(STEPS["stationary"][0], *STEPS["stationary"][1])
         with self.beat(
             "log", "So log a i equals s i over tau, plus a constant that is the same for every item."
         ):
-            self.step(STEPS["log"][0], *STEPS["log"][1])
+            self.steps.step(STEPS["log"][0], *STEPS["log"][1])
         with self.beat(
             "softmax",
             "Exponentiate, and divide by the sum so the weights add to one: "
             "that is exactly softmax of s over tau.",
         ) as spoken:
-            self.step(STEPS["softmax"][0], *STEPS["softmax"][1])
+            self.steps.step(STEPS["softmax"][0], *STEPS["softmax"][1])
             self.until_said(spoken, "exactly")
-            self.mark((((4,),), "the attention weights", theme.WEIGHT))
+            self.steps.mark((((4,),), "the attention weights", theme.WEIGHT))
         with self.beat(
             "concave",
             "Is it the maximum? Entropy is strictly concave, so J, a linear term plus tau times H, "
             "is strictly concave too.",
         ):
-            self.step(STEPS["concave"][0], *STEPS["concave"][1])
+            self.steps.step(STEPS["concave"][0], *STEPS["concave"][1])
         with self.beat(
             "unique",
             "A concave function's stationary point is its maximum, and strict concavity on a convex set "
             "allows only one: softmax is the unique maximiser.",
         ):
-            self.step(self.uniqueness(), (((2,),), "", theme.WEIGHT))
+            self.steps.step(self.uniqueness(), (((2,),), "", theme.WEIGHT))
 
     # --- state -------------------------------------------------------------
     def current(self) -> SweepResult:
@@ -221,61 +218,14 @@ class TemperatureSweep(LectureScene):
 
     def show_objective(self) -> None:
         """The objective over distributions, its expected-score term boxed."""
+        self.steps = EquationSteps(self, colors=ROLE_TEX, size=STEP_SIZE, header_size=HEADER_SIZE)
         constraint = math(r"\text{over distributions: } a_i \ge 0,\ \ \sum_i a_i = 1", colors=ROLE_TEX)
-        objective = math(
+        objective = self.steps.tex(
             r"J_{\tau}(a)", "&=", r"\mathbb{E}_a[s]", "+", r"\tau\, H(a)", r"\\",
             "&=", r"\sum_i a_i s_i", "-", r"\tau \sum_i a_i \log a_i",
-            size=STEP_SIZE,
-            colors=ROLE_TEX,
-        ).move_to(STEP_Y * UP)  # fmt: skip
-        self.play(FadeOut(self.score_panel), FadeIn(constraint.move_to(HEADER_Y * UP)), run_time=0.8)
-        self.play(FadeIn(objective), run_time=1.0)
-        self.header: Mobject = constraint
-        self.main: Mobject = objective  # the step being explained
-        self.marks = VGroup()
-        self.mark((((2,), (7,)), "the average score under a", theme.SCORE))
-
-    def step(self, main: Sequence[str] | Mobject, *marks: Mark) -> None:
-        """Make ``main`` the step being explained; the step before shrinks above it, older ones leave."""
-        if not isinstance(main, Mobject):
-            main = math(*main, size=STEP_SIZE, colors=ROLE_TEX)
-        fit_width(main, theme.SAFE_RIGHT - theme.SAFE_LEFT).move_to(STEP_Y * UP)
-        self.play(
-            FadeOut(self.header),
-            FadeOut(self.marks),
-            self.main.animate.scale(HEADER_SIZE / STEP_SIZE)
-            .move_to(HEADER_Y * UP)
-            .align_to(HEADER_TOP * UP, UP),
-            FadeIn(main, shift=0.3 * UP),
-            run_time=1.0,
-        )
-        self.header, self.main, self.marks = self.main, main, VGroup()
-        self.mark(*marks)
-
-    def mark(self, *marks: Mark) -> None:
-        """Box the parts of the current step being spoken, each mark with its gloss beneath."""
-        new = VGroup()
-        for groups, gloss, color in marks:
-            boxes = [
-                SurroundingRectangle(
-                    VGroup(*(self.main[i] for i in group)), color=color, buff=0.1, corner_radius=0.08
-                )
-                for group in groups
-            ]
-            new.add(*boxes)
-            if gloss:  # under the box, and under the whole step so it overlaps nothing
-                note = label(gloss).next_to(boxes[-1], DOWN, buff=0.25)
-                note.set_y(min(note.get_y(), self.main.get_bottom()[1] - 0.25 - note.height / 2))
-                note.set_x(
-                    float(
-                        np.clip(
-                            note.get_x(), theme.SAFE_LEFT + note.width / 2, theme.SAFE_RIGHT - note.width / 2
-                        )
-                    )
-                )
-                new.add(note)
-        self.play(FadeOut(self.marks), *(FadeIn(m) for m in new), run_time=0.8)
-        self.marks = new
+        )  # fmt: skip
+        self.steps.start(constraint, objective, FadeOut(self.score_panel))
+        self.steps.mark((((2,), (7,)), "the average score under a", theme.SCORE))
 
     def uniqueness(self) -> VGroup:
         """The argument for uniqueness, one line per fact."""
@@ -317,7 +267,7 @@ class TemperatureSweep(LectureScene):
         box = self.weights.box.get_center()
         self.score_panel.shift([-box[0], box[1], 0.0] - self.score_panel.box.get_center())
         self.dashboard = VGroup(self.weights, self.slider, self.readouts[0], self.regime_label)
-        self.play(FadeOut(self.header), FadeOut(self.main), FadeOut(self.marks), run_time=0.6)
+        self.steps.clear()
         self.fade_in(self.objective, self.score_panel, self.dashboard)
         self.go_live(self.dashboard, self.refresh)
 
@@ -370,7 +320,7 @@ class TemperatureSweep(LectureScene):
                 optimum = solve_retrieval(self.s, tau)
                 gap = float(np.max(np.abs(optimum - softmax(self.s, tau))))
                 outline = self.weights.outlines(optimum)
-                note = self.beside_slider(label(f"optimiser: gap {gap:.0e}"))
+                note = self.beside_slider(label(f"softmax gap {gap:.0e}"))
                 self.play(Create(outline), FadeIn(note), run_time=1.2)
                 self.hold(self.speech_left() - 0.5)
                 self.play(FadeOut(outline), FadeOut(note), run_time=0.5)

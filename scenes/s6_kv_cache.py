@@ -25,8 +25,6 @@ from manim import (
     Square,
     Text,
     VGroup,
-    Write,
-    linear,
 )
 
 from attnmath import (
@@ -36,21 +34,18 @@ from attnmath import (
     kv_cache_bytes,
     linear_state_bytes,
     previous_token_projections,
-    stylized_heads,
 )
 from scenes.kit import theme
 from scenes.kit.base import LectureScene
 from scenes.kit.flow import baseline_of, flow_words
-from scenes.kit.plots import axis_labels, curve, quiet_axes, to_scene
 from scenes.kit.widgets import BarPanel, label, math, wrapped
+from scenes.s6_why_raw import MODEL, WhyRawCache
 
 __all__ = ["KVCacheGrowth"]
 
 LEFT_X = theme.SAFE_LEFT + 0.75  # where cached position 1 starts; k and v are named left of it
 TEXT_Y = theme.SAFE_TOP - 0.05  # top of the generated text
 LABEL_H, BAR_H, SIDE, GAP = 0.45, 0.8, 0.48, 0.06  # a head's name, weight bars, key and value boxes
-MODEL = {"n_layers": 32, "n_kv_heads": 32, "head_dim": 128}
-CONTEXT = 4096  # tokens in context at the end of the memory plot
 
 
 def fit_word(word: str, width: float, color: str) -> Text:
@@ -62,7 +57,7 @@ def fit_word(word: str, width: float, color: str) -> Text:
     return mob
 
 
-class KVCacheGrowth(LectureScene):
+class KVCacheGrowth(WhyRawCache, LectureScene):
     """Decode token by token: a uniform head folds into a running sum; pointer heads need the raw cache."""
 
     section = "Section 6"
@@ -106,7 +101,7 @@ class KVCacheGrowth(LectureScene):
         self.collapse_uniform_head()
         with self.beat(
             "subject-pointer",
-            "Nor can a subject pointer: in section five's sentence, "
+            "A subject pointer moves too: in section five's sentence, "
             "the verb chased looks back at its subject, cat.",
         ):
             self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.6)
@@ -304,14 +299,14 @@ class KVCacheGrowth(LectureScene):
         tag = math(r"\tfrac{1}{t}\sum_i v_i", size=theme.READOUT_SIZE).move_to(box)
         summary = VGroup(box, tag)
         ok = all(self.summary_matches)
-        note = label(f"same output at every step: {'yes' if ok else 'no'}", color=theme.MUTED)
+        note = label(f"matches the head at every step: {'yes' if ok else 'no'}", color=theme.MUTED)
         note.next_to(box, RIGHT, buff=0.5)
-        warn = label("cannot fold: each query moves its weight", color=theme.WARNING)
+        warn = label("its weight moves with each query: can it fold?", color=theme.WARNING)
         warn.move_to([theme.SAFE_LEFT, self.warn_y, 0], aligned_edge=LEFT)
-        same = "with the same output at every step" if ok else "but not always the same output"
+        same = "gives the head's exact output at every step" if ok else "does not always match the head"
         with self.beat(
             "uniform-sum",
-            f"Uniform weights ignore the query, so that cache folds into a running sum, {same}.",
+            f"Uniform weights ignore the query, so that cache folds into a running sum, which {same}.",
         ) as spoken:
             self.play(
                 ReplacementTransform(top, summary),
@@ -319,155 +314,15 @@ class KVCacheGrowth(LectureScene):
                 FadeOut(self.legend[:2]),
                 run_time=2.0,
             )
-            self.until_said(spoken, "same output")
+            self.until_said(spoken, "at every step" if ok else "does not")
             self.play(FadeIn(note), run_time=0.8)
         with self.beat(
             "raw-cache",
-            "The previous-token head cannot fold: each new query moves its weight to another entry.",
+            "The previous-token head moves its weight with each new query. Can its cache still fold?",
         ) as spoken:
             self.play(Indicate(VGroup(*self.columns[1]), color=theme.WARNING, scale_factor=1.1), run_time=1.5)
             self.until_said(spoken, "each new query")
             self.play(FadeIn(warn), run_time=0.8)
-
-    def subject_pointer(self) -> VGroup:
-        """Section 5's stylised subject pointer: the verb's weights over its prefix, peaked on its subject."""
-        heads = stylized_heads(causal=True)
-        toks = heads.sentence.tokens
-        verb = next(i for i, t in enumerate(toks) if t.pos == "VERB" and t.subject is not None)
-        w = heads.weights[1][verb, : verb + 1]
-        pitch = min(2.4, 11.0 / w.size)
-        panel = BarPanel(
-            w, width=pitch * w.size, height=2.4, y_range=(0.0, 1.0), show_index=False, stepped=False
-        )
-        cols = VGroup(*(self.kv_column(0, 0.0).scale(1.3) for _ in w))
-        cols.arrange(RIGHT, buff=pitch - cols[0].width)
-        cols.next_to(panel, DOWN, buff=0.15)
-        words = VGroup(
-            *(
-                label(t.text, color=theme.QUERY if i == verb else theme.TEXT).next_to(c, DOWN, buff=0.2)
-                for i, (t, c) in enumerate(zip(toks, cols, strict=False))
-            )
-        )
-        tag = label(f"weights of the query \u201c{toks[verb].text}\u201d", color=theme.WEIGHT)
-        tag.next_to(panel, UP, buff=0.3)
-        note = label("stylised subject-pointer head, section 5", small=True, color=theme.MUTED)
-        return VGroup(tag, panel, cols, words, note.next_to(words, DOWN, buff=0.35)).move_to(
-            [0, (theme.SAFE_TOP + theme.SAFE_BOTTOM) / 2, 0]
-        )
-
-    def show_kernels(self) -> None:
-        """Why: softmax's kernel does not split; linear attention's does, into a d x d state."""
-        eq = math(r"e^{\,q \cdot k / \tau}", r"\;\neq\;", r"f(q)^\top g(k)", size=72)
-        eq[1].set_color(theme.WARNING)
-        note = label("for any fixed-size query part f and key part g", color=theme.MUTED)
-        why = VGroup(eq, note).arrange(DOWN, buff=0.6).move_to(0.3 * UP)
-        with self.beat(
-            "softmax-kernel",
-            "Query dependence is not the reason: softmax's kernel, e to the q dot k over tau, "
-            "cannot split into fixed-size query and key parts.",
-        ) as spoken:
-            self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.6)
-            first = eq[0].copy().set_x(0)
-            self.play(Write(first), run_time=1.0)
-            self.until_said(spoken, "cannot split")
-            self.play(ReplacementTransform(first, eq[0]), FadeIn(eq[1:]), FadeIn(note), run_time=1.0)
-        lin = math(r"\phi(q)^\top \phi(k)", size=72)
-        state = math(r"S_t = S_{t-1} + \phi(k_t)\, v_t^\top", size=72)
-        out = math(r"\text{output}_t = \phi(q_t)^\top S_t", size=56)
-        lines = VGroup(lin, state, out).arrange(DOWN, buff=0.5).move_to(0.2 * UP)
-        tag = label("section 4: linear attention", color=theme.MUTED).next_to(lines, UP, buff=0.5)
-        with self.beat(
-            "linear-kernel",
-            "Linear attention's kernel, phi of q dot phi of k, does split, "
-            "so section four's sum folds into one d by d state.",
-        ) as spoken:
-            self.play(FadeOut(why), run_time=0.5)
-            self.fade_in(tag, lin, run_time=1.0)
-            self.until_said(spoken, "folds")
-            self.fade_in(state, out, run_time=1.0)
-            self.play(Indicate(state, color=theme.VALUE), run_time=1.2)
-        with self.beat(
-            "side-by-side",
-            "So softmax keeps every raw key and value; linear attention's state stays one size.",
-        ):
-            self.play(FadeOut(VGroup(lines, tag)), run_time=0.5)
-            self.side_by_side()
-
-    def side_by_side(self) -> None:
-        """Left: the raw cache gains a (k, v) column per step. Right: one d x d state, one size throughout."""
-        left_x, y = theme.SAFE_LEFT + 0.6, -0.3
-        cache_title = label("softmax: raw cache", color=theme.KEY).move_to([-3.3, 2.4, 0])
-        state_title = label("linear attention: state S", color=theme.VALUE).move_to([3.6, 2.4, 0])
-        cells = VGroup(*(Square(side_length=0.65, stroke_width=1.5, color=theme.VALUE) for _ in range(16)))
-        box = cells.arrange_in_grid(rows=4, cols=4, buff=0.0).move_to([3.6, y, 0])
-        d = math(r"d \times d", size=48).next_to(box, DOWN, buff=0.3)
-        count = label("t = 0", color=theme.TEXT).move_to([0, -2.6, 0])
-        self.fade_in(cache_title, state_title, box, d, count, run_time=0.8)
-        rng = np.random.default_rng(self.seed)
-        steps = 8
-        pace = min(max(self.speech_left() / steps, 0.5), 1.2)
-        for t in range(steps):
-            col = self.kv_column(0, 0).scale(1.3).move_to([left_x + 0.78 * t + 0.35, y, 0])
-            new_count = label(f"t = {t + 1}").move_to(count)
-            shade = rng.uniform(0.15, 0.85, size=16)
-            self.play(
-                FadeIn(col, shift=0.2 * LEFT),
-                *(
-                    c.animate.set_fill(theme.VALUE, opacity=float(o))
-                    for c, o in zip(cells, shade, strict=True)
-                ),
-                ReplacementTransform(count, new_count),
-                run_time=pace,
-            )
-            count = new_count
-
-    def show_memory(self) -> None:
-        """Raw cache bytes grow linearly with tokens; linear attention's states stay flat."""
-        frame, raw, flat = self.memory_plot()
-        per_token = kv_cache_bytes(**MODEL, seq_len=1) // 1024
-        gib = kv_cache_bytes(**MODEL, seq_len=CONTEXT) / 2**30
-        state = linear_state_bytes(**MODEL)
-        with self.beat(
-            "memory-raw",
-            f"For a seven billion parameter class model, the raw cache takes {per_token} kilobytes "
-            f"per token, {gib:.0f} gigabytes at {CONTEXT} tokens.",
-        ):
-            self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.8)
-            self.play(Create(frame[0]), FadeIn(frame[1:]), run_time=1.0)
-            self.play(Create(raw[0]), run_time=max(2.5, self.speech_left() - 2.0), rate_func=linear)
-            self.play(FadeIn(raw[1]), run_time=0.8)
-        with self.beat(
-            "memory-state",
-            f"Linear attention's states take {state // 2**20} megabytes at any length; "
-            f"the raw cache overtakes that after {state // kv_cache_bytes(**MODEL, seq_len=1)} tokens.",
-        ):
-            self.play(Create(flat[0]), FadeIn(flat[1]), run_time=2.0)
-
-    def memory_plot(self) -> tuple[VGroup, VGroup, VGroup]:
-        """(axes with ticks and titles; raw cache line and tag; linear-state line and tag)."""
-        tokens = np.arange(0, 4097, 64)
-        gib = np.array([kv_cache_bytes(**MODEL, seq_len=int(n)) for n in tokens]) / 2**30
-        flat = np.full_like(gib, linear_state_bytes(**MODEL) / 2**30)
-        axes = quiet_axes((0, 4096), (0, 2.2), width=10.0, height=4.3).move_to([0.4, -0.05, 0])
-        titles = axis_labels(
-            axes,
-            "tokens in context",
-            "memory (GiB)",
-            x_ticks=(0, 1024, 2048, 3072, 4096),
-            y_ticks=(1, 2),
-        )
-        raw_line = curve(axes, tokens, gib, color=theme.KEY, width=5)
-        sum_line = curve(axes, tokens, flat, color=theme.VALUE, width=5)
-        per_token = kv_cache_bytes(**MODEL, seq_len=1) // 1024
-        raw_tag = label(f"raw KV cache: {per_token} KiB per token", color=theme.KEY)
-        raw_tag.move_to(to_scene(axes, 0, 1.9)[0] + 0.4 * RIGHT, aligned_edge=LEFT)
-        sum_tag = label(
-            f"linear-attention states: {linear_state_bytes(**MODEL) // 2**20} MiB", color=theme.VALUE
-        )
-        sum_tag.next_to(to_scene(axes, 4096, 0.0)[0], UP, buff=0.3).align_to(axes, RIGHT)
-        model = label("32 layers, 32 KV heads, head dim 128, fp16", small=True, color=theme.MUTED)
-        model.move_to([0, theme.SAFE_TOP - 0.2, 0])
-        return VGroup(axes, titles, model), VGroup(raw_line, raw_tag), VGroup(sum_line, sum_tag)
 
     @staticmethod
     def summary_text(text: str) -> VGroup:
@@ -491,7 +346,7 @@ class KVCacheGrowth(LectureScene):
         state_mib = linear_state_bytes(**MODEL) // 2**20
         rows = VGroup(
             VGroup(uniform, self.summary_text("uniform weights: one running sum")),
-            VGroup(state, self.summary_text(f"linear kernel: one d \u00d7 d state, {state_mib} MiB")),
+            VGroup(state, self.summary_text(f"linear: d \u00d7 d per head, {state_mib} MiB in all")),
             VGroup(columns, self.summary_text(f"softmax: every k, v, {per_token} KiB a token")),
         )
         for row in rows:
