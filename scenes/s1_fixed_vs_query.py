@@ -66,7 +66,7 @@ TITLES = ("Mean: a sufficient statistic", "Kernel regression", "Attention")
 RULES = (
     r"w_i = 1/N",
     r"w_i \propto K(q, x_i)",
-    r"w_i \propto \exp\!\big(\phi(q)^\top W_Q W_K^\top \phi(x_i)\big)",
+    r"w_i \propto \exp\!\big(\psi(q)^\top W_Q W_K^\top \psi(x_i)\big)",
 )
 
 
@@ -91,8 +91,8 @@ class FixedVsQueryWeights(LectureScene):
         self.build_figures()
         with self.beat(
             "mean",
-            f"Here are {self.x.size} noisy points. Their mean is a sufficient statistic: "
-            "for a constant plus Gaussian noise, it keeps everything the data say.",
+            f"Here are {self.x.size} noisy points. Were they a constant plus Gaussian noise, their mean "
+            "would be a sufficient statistic, keeping all they say.",
         ):
             self.present(0)
         with self.beat(
@@ -101,11 +101,16 @@ class FixedVsQueryWeights(LectureScene):
             self.predict(0)
         with self.beat(
             "kernel",
-            "Kernel regression weighs each point by its similarity to the query, under a kernel we choose.",
+            "Kernel regression weighs each point by its similarity to the query: a kernel we choose, "
+            "here a Gaussian bump.",
         ):
             self.present(1)
             self.predict(1)
-        with self.beat("attention", "Attention does the same with a learned dot-product similarity."):
+        with self.beat(
+            "attention",
+            "Attention does the same with a learned similarity: "
+            "a dot product of learned projections of features.",
+        ):
             self.present(2)
             self.predict(2)
         with self.beat(

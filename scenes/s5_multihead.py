@@ -139,8 +139,8 @@ class HeadRouting(LectureScene):
             self.show_all_heads()
         with self.beat(
             "concatenate",
-            "Their outputs are concatenated, and the next layer combines them: "
-            "multiple sufficient statistics, computed in parallel.",
+            "Their outputs are concatenated, and an output matrix, W O, mixes them for the next layer: "
+            "many sufficient statistics, computed in parallel.",
         ) as spoken:
             self.show_concatenation(spoken)
 

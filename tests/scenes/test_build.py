@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -186,10 +187,12 @@ def test_second_build_renders_nothing(build):
     assert seconds < 30  # the goal (< 10 s) is measured by make bench; this only catches a re-render
 
 
-def test_changing_one_scenes_data_rerenders_exactly_that_clip(build):
+def test_changing_one_scenes_data_rerenders_exactly_that_clip(build, tmp_path):
     config = build["root"] / "changed.toml"
     config.write_text(CONFIG + "\n[FixedVsQueryWeights]\nseed = 11\n")
-    proc = run_cli("--config", str(config), "build", "--quality", "l", "--media-dir", str(build["media"]))
+    media = tmp_path / "media"  # a copy: the shared build keeps the default data the other tests read
+    shutil.copytree(build["media"], media, symlinks=True)
+    proc = run_cli("--config", str(config), "build", "--quality", "l", "--media-dir", str(media))
     assert proc.returncode == 0, proc.stderr
     assert "LectureTitle: up to date" in proc.stderr
     assert "FixedVsQueryWeights: rendered in" in proc.stderr
@@ -358,9 +361,9 @@ def render_title(tmp_path, *extra: str, config: str = "") -> tuple[subprocess.Co
 
 
 def test_voice_none_renders_silent_clips_with_the_same_timing(build, tmp_path):
-    proc, folder = render_title(tmp_path, "--voice", "none", config=CONFIG)  # the same narration
+    proc, folder = render_title(tmp_path, "--voice", "none", "--shards", "1", config=CONFIG)  # same narration
     assert proc.returncode == 0, proc.stderr[-2000:]
-    # one short clip is never cut, so it renders without the prepare step the two-scene build ran
+    # one clip in one shard is never cut, so it renders without the prepare step the two-scene build ran
     assert "none to cut into shards" in proc.stderr and "preparing" not in proc.stderr
     assert "preparing" in build["first"].stderr
     voiced = json.loads((build["out"] / "manifest.json").read_text())["clips"][0]
@@ -381,7 +384,8 @@ def test_a_gif_clip_is_found_under_manims_gif_name_and_published(tmp_path):
     media = tmp_path / "media"
     proc = run_cli("render", "LectureTitle", "--quality", "l", "--format", "gif", "--media-dir", str(media))
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert "LectureTitle: rendered in" in proc.stderr and "(10 animations)" in proc.stderr
+    counted = re.search(r"LectureTitle: rendered in .*\((\d+) animations\)", proc.stderr)
+    assert counted and int(counted.group(1)) >= 10, proc.stderr[-2000:]
     gif = media / "clips" / "480p15-gif" / "LectureTitle.gif"
     with Image.open(gif) as image:
         assert image.format == "GIF" and image.size == (854, 480)

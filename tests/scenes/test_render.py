@@ -55,7 +55,10 @@ def test_render_writes_a_video_of_the_expected_length(two_renders, scene_run_for
     path = two_renders[0]
     assert path.exists()
     duration, frames = decode(path)
-    assert abs(duration - scene_run_for_render.duration) < 0.6
+    # a plain dry run keeps each beat's closing hold unquantised, a real render rounds it to whole frames
+    # (measured: 13 to 68 ms a beat), so the two may part by up to a frame per beat
+    slack = max(0.6, len(scene_run_for_render.scene.beats) / 15)
+    assert abs(duration - scene_run_for_render.duration) < slack
     assert frames[0].shape == (480, 854, 3)
     assert max(f.std() for f in frames) > 10.0, "every frame is blank"
     assert path.with_suffix(".srt").read_text().count("-->") >= 5

@@ -34,7 +34,7 @@ EQUATIONS: Mapping[str, Sequence[str]] = {
         r"\hat y(q) = \sum_i w_i(q)\, y_i, \qquad \sum_i w_i(q) = 1",
         r"\text{sufficient statistic:}\quad & w_i = 1/N \\"
         r"\text{kernel regression:}\quad & w_i(q) \propto K(q, x_i) \\"
-        r"\text{attention:}\quad & w_i(q) \propto \exp\!\big(\phi(q)^\top W_Q W_K^\top \phi(x_i)\big)",
+        r"\text{attention:}\quad & w_i(q) \propto \exp\!\big(\psi(q)^\top W_Q W_K^\top \psi(x_i)\big)",
     ),
     "KernelRegressionCollapse": (
         r"\hat f(q) = \frac{\sum_i K(q, x_i)\, y_i}{\sum_j K(q, x_j)}",
