@@ -124,7 +124,10 @@ def test_built_clips_draw_what_a_plain_manim_render_draws(build):
     )
     expected = np.array([int(background[i : i + 2], 16) for i in (0, 2, 4)])
     assert np.abs(frame[5, 5] - expected).max() <= 3, f"background {frame[5, 5]}, manim.cfg says {expected}"
-    assert np.abs(frame - reference.astype(int)).mean() < 2.0  # encoder noise only
+    # encoder noise only: 4:2:0 chroma blurs coloured edges and the YUV round trip lifts white text by
+    # 5-11 levels, 1.7 to 2.9 levels on average over the lecture's last frames (measured); a frame drawn
+    # on black, the bug this guards, is off by over 20 everywhere
+    assert np.abs(frame - reference.astype(int)).mean() < 3.0
 
 
 def test_lecture_captions_are_shifted_by_each_clips_start(build):
