@@ -16,7 +16,6 @@ recordings as bytes, caches of the worker's own.
 from __future__ import annotations
 
 import contextlib
-import json
 import shutil
 import socket
 import tempfile
@@ -26,6 +25,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import tomli_w
 
 from scenes.build import render
 from scenes.build.media import probe
@@ -275,20 +276,6 @@ def _narrate(
     return voiced if add_voice(src, {**record, "beats": beats}, voiced, probe(src).duration) else src
 
 
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value)  # a JSON string is a TOML basic string
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{json.dumps(k)} = {_toml_value(v)}" for k, v in value.items()) + " }"
-    raise TypeError(f"cannot write {type(value).__name__} as TOML")
-
-
 def portable_toml(title: str, scenes: list[str], voice: str, raw: dict[str, Any]) -> str:
     """A lecture file without paths (its recordings travel as bytes), for workers on other machines.
 
@@ -296,8 +283,10 @@ def portable_toml(title: str, scenes: list[str], voice: str, raw: dict[str, Any]
     >>> text = portable_toml("T", ["A"], "none", {"A": {"xs": [1, 2.5], "s": {"t": 'a"b'}}})
     >>> tomllib.loads(text)["A"]
     {'xs': [1, 2.5], 's': {'t': 'a"b'}}
+    >>> tomllib.loads(portable_toml("Attention \U0001F600 \U0001D53C", ["A"], "none", {}))["title"]
+    'Attention \U0001f600 \U0001d53c'
+
+    Written by ``tomli-w``: a hand-made writer escaped characters outside the BMP as JSON
+    surrogate pairs, which TOML rejects.
     """
-    head = {"title": title, "scenes": scenes, "voice": voice}
-    lines = [f"{k} = {_toml_value(v)}" for k, v in head.items()]
-    lines += [f"{json.dumps(k)} = {_toml_value(v)}" for k, v in raw.items()]
-    return "\n".join(lines) + "\n"
+    return tomli_w.dumps({"title": title, "scenes": scenes, "voice": voice, **raw})

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import logging
+import socket
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -169,10 +170,47 @@ class DaskRunner(Runner):
         self.client.close()
 
 
+def check_scheduler(scheduler: str) -> None:
+    """Refuse, in one line and at once, an address that is malformed or where nothing listens.
+
+    Both are checked before a ``distributed.Client`` exists: a client made for a
+    malformed address fails, and then its finaliser waits 10 s and prints a
+    traceback. A TCP address whose port refuses the connection is refused
+    without waiting for the client's connect timeout.
+
+    >>> check_scheduler("nonsense")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scenes.build.render.RenderError: --scheduler nonsense is not a scheduler address (...); give it as ...
+    """
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
+    from distributed.comm.registry import backends
+
+    try:
+        scheme, location = parse_address(scheduler)
+        host, port = parse_host_port(location)
+        if scheme not in backends:
+            raise ValueError(f"unknown protocol {scheme!r}")
+    except (ValueError, TypeError) as exc:
+        raise RenderError(
+            f"--scheduler {scheduler} is not a scheduler address ({exc}); give it as tcp://HOST:PORT"
+        ) from None
+    if scheme in ("tcp", "tls"):
+        try:
+            socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
+        except OSError as exc:
+            raise RenderError(
+                f"cannot reach the Dask scheduler at {scheduler} ({exc.strerror or type(exc).__name__}); "
+                "start it (`dask scheduler`) or fix --scheduler / DASK_SCHEDULER_ADDRESS"
+            ) from None
+
+
 def connect(scheduler: str | None, jobs: int) -> Runner:
     """A local pool of ``jobs``, or a client of ``scheduler``; one clear line if it cannot be reached."""
     if not scheduler:
         return LocalRunner(jobs)
+    check_scheduler(scheduler)
     from distributed import Client
 
     quiet = logging.getLogger("distributed")

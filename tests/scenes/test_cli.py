@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scenes.build import render
+from scenes.build import cli, render
 from scenes.build.cli import main
 from scenes.build.render import RenderError, RenderOptions, clip_inputs_hash, is_up_to_date, published_paths
 from scenes.lecture import LECTURE, find_clip
@@ -43,10 +43,24 @@ def test_bad_arguments_give_one_clear_line(argv, message, capsys):
 
 
 def test_bad_options_are_refused_before_anything_renders(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(render, "render_clip", lambda *a, **k: pytest.fail("rendered before refusing"))
+    rendered = []
+    monkeypatch.setattr(cli, "render_clips", lambda *a, **k: rendered.append(a) or pytest.fail("rendered"))
     argv = ["render", "LectureTitle", "--format", "gif", "--transparent", "--media-dir", str(tmp_path)]
     assert main(argv) == 2
-    assert not any(tmp_path.iterdir())
+    assert not rendered and not any(tmp_path.iterdir())
+
+
+def test_the_render_guard_can_fire(tmp_path, monkeypatch):
+    """The seam the guard above patches is the one the CLI calls: a guard on an unused name never fires."""
+    called = []
+
+    def fake(*args, **kwargs):
+        called.append(args)
+        raise RenderError("stopped by the test")
+
+    monkeypatch.setattr(cli, "render_clips", fake)
+    assert main(["render", "LectureTitle", "--quality", "l", "--media-dir", str(tmp_path)]) == 2
+    assert called
 
 
 def test_a_failed_render_says_it_failed_and_why(tmp_path, capsys, monkeypatch):
