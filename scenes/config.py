@@ -188,7 +188,7 @@ class LectureConfig:
             return self
         if voice not in VOICES:
             raise ConfigError(f"--voice must be one of {', '.join(VOICES)}, got {voice!r}")
-        return replace(self, voice=voice)
+        return replace(self, voice=canonical_voice(voice))
 
 
 def load_config(path: Path | None) -> LectureConfig:
@@ -217,7 +217,16 @@ def load_config(path: Path | None) -> LectureConfig:
 def _voice(path: Path, value: Any) -> str:
     if value not in VOICES:
         raise ConfigError(f"{path}: voice must be one of {', '.join(repr(v) for v in VOICES)}, got {value!r}")
-    return str(value)
+    return canonical_voice(str(value))
+
+
+def canonical_voice(voice: str) -> str:
+    """``piper`` names the default engine, so it is ``draft``: one name, one up-to-date hash.
+
+    >>> canonical_voice("piper"), canonical_voice("festival")
+    ('draft', 'festival')
+    """
+    return "draft" if voice == "piper" else voice
 
 
 def _narration(path: Path, value: Any) -> Path:

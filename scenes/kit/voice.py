@@ -211,8 +211,12 @@ def engine_key(engine: str = "piper") -> str:
     if engine != "piper":
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     digests = ",".join(piper.VOICE_MD5.values())
+    try:
+        version = piper.engine_version()
+    except piper.PiperError as error:
+        raise VoiceError(str(error)) from None
     return (
-        f"piper {piper.VOICE} md5={digests}/{piper.engine_version()}/{PIPER}"
+        f"piper {piper.VOICE} md5={digests}/{version}/{PIPER}"
         f"/trim={LEAD},{TAIL}/speakable-v{_RULES}/lexicon-v{_LEXICON}"
     )
 

@@ -74,6 +74,7 @@ def test_one_piper_speaks_every_text_and_a_stopped_one_is_started_again(tmp_path
     piper.speak("Hello again.", tmp_path / "c.wav", voice.PIPER)
     assert (tmp_path / "a.wav").read_bytes() == (tmp_path / "c.wav").read_bytes()
     assert piper._RUNNING[os.getpid(), voice.PIPER] is not running
+    assert not running._folder.exists() and running._proc.stderr.closed  # the dead one left nothing behind
 
 
 def test_a_missing_piper_is_one_line_naming_the_install(tmp_path: Path, monkeypatch) -> None:
@@ -113,3 +114,17 @@ def test_a_voice_file_with_another_digest_is_refused_in_one_line(tmp_path: Path,
     assert check_voice.main() == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "en_US-joe-medium.onnx has md5" in err and "refusing" in err
+
+
+def test_a_missing_piper_package_is_one_line_before_anything_is_spoken(tmp_path: Path, monkeypatch) -> None:
+    def not_installed(name: str) -> str:
+        raise piper.importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(piper.importlib.metadata, "version", not_installed)
+    piper.engine_version.cache_clear()
+    try:
+        with pytest.raises(VoiceError, match="piper-tts is not installed: run make setup") as caught:
+            synthesise("Anything at all.", tmp_path)
+    finally:
+        piper.engine_version.cache_clear()
+    assert "\n" not in str(caught.value) and list(tmp_path.iterdir()) == []
