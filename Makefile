@@ -18,7 +18,7 @@ APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev fonts-dejavu-core \
 
 help:
 	@echo "make lecture  - install what is missing, render the lecture at 1080p"
-	@echo "make test     - install what is missing, run ruff, mypy and every test"
+	@echo "make test     - install what is missing, run ruff, mypy, the import contracts and every test"
 	@echo "make preview  - low-quality (480p15) render of the lecture"
 	@echo "make slides   - step-through decks (HTML offline, PPTX, PDF) at 720p"
 	@echo "make bench    - print render-speed figures (bench-full: every scene at 1080p60 too)"
@@ -38,17 +38,18 @@ $(STAMP): pyproject.toml | system
 setup: system $(STAMP)
 
 lint: setup
-	$(BIN)/ruff check attnmath scenes tests bench
+	$(BIN)/ruff check attnmath lecture drawing narration manim_patches scenes production tests bench tools
+	$(BIN)/lint-imports
 	$(BIN)/mypy
 
 test: lint
 	$(BIN)/python -m pytest
 
 lecture: setup
-	$(BIN)/python -m scenes build --quality h
+	$(BIN)/attention-lecture build --quality h
 
 preview: setup
-	$(BIN)/python -m scenes build --quality l
+	$(BIN)/attention-lecture build --quality l
 
 # Figures in about 15 minutes (TemperatureSweep at 1080p60 with 1 and 2 shards included); `make bench-full`
 # adds every scene and the whole lecture at 1080p60 on 2 workers, with the 20-lecture course prediction.
@@ -56,7 +57,7 @@ preview: setup
 SLIDES_QUALITY ?= m
 slides: setup
 	@command -v npm >/dev/null || tools/ensure_system.sh npm
-	$(BIN)/python -m scenes slides --quality $(SLIDES_QUALITY)
+	$(BIN)/attention-lecture slides --quality $(SLIDES_QUALITY)
 
 bench: setup
 	$(BIN)/python bench/run.py --qualities l --shards ""

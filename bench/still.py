@@ -4,7 +4,7 @@ It draws a panel like the lecture's (bars, a title, a readout) once and waits,
 so its render time is what manim's pipeline costs per second of video when
 no frame has to be drawn anew: writing frames and encoding them. It is plain
 manim: the lecture's own faster handling of held frames
-(``scenes/kit/encoding.py``) is not installed here, so this is manim's floor.
+(``manim_patches``) is not installed here, so this is manim's floor.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, UP, Scene
 
-from scenes.kit.widgets import BarPanel, Readout, label
+from drawing.widgets import BarPanel, Readout, label
 
 SECONDS = 60.0
 

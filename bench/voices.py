@@ -19,11 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scenes.build.script import scene_beats  # noqa: E402
-from scenes.config import LectureConfig  # noqa: E402
-from scenes.kit.narration import split_cues  # noqa: E402
-from scenes.kit.voice import synthesise, wav_info  # noqa: E402
-from scenes.lecture import LECTURE  # noqa: E402
+from lecture.clips import LECTURE  # noqa: E402
+from lecture.config import LectureConfig  # noqa: E402
+from narration.narrator import split_cues  # noqa: E402
+from narration.voice import synthesise, wav_info  # noqa: E402
+from production.script import scene_beats  # noqa: E402
 
 
 def lecture_chunks() -> list[str]:

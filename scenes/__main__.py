@@ -1,7 +1,7 @@
-"""``python -m scenes``: see :mod:`scenes.build.cli`."""
+"""``python -m scenes``: the lecture's command line (:mod:`production.cli`) under its usual name."""
 
 import sys
 
-from scenes.build.cli import main
+from production.cli import main
 
 sys.exit(main())

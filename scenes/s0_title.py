@@ -26,10 +26,10 @@ from manim import (
     Write,
 )
 
-from scenes.kit import theme
-from scenes.kit.base import LectureScene
-from scenes.kit.widgets import fit_width, label, math, wrapped
-from scenes.lecture import LECTURE
+from drawing import theme
+from drawing.widgets import fit_width, label, math, wrapped
+from lecture.clips import LECTURE
+from scenes.base import LectureScene
 
 __all__ = ["LectureTitle"]
 

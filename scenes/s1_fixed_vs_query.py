@@ -43,11 +43,11 @@ from attnmath import (
     loo_cv_error,
     noisy_sine,
 )
-from scenes.kit import theme
-from scenes.kit.base import LectureScene
-from scenes.kit.plots import axis_labels, curve, quiet_axes, scatter, to_scene
-from scenes.kit.stage import aim, regroup
-from scenes.kit.widgets import BarPanel, label, math
+from drawing import theme
+from drawing.plots import axis_labels, curve, quiet_axes, scatter, to_scene
+from drawing.stage import aim, regroup
+from drawing.widgets import BarPanel, label, math
+from scenes.base import LectureScene
 
 __all__ = ["FixedVsQueryWeights"]
 

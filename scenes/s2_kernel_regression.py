@@ -35,10 +35,10 @@ from attnmath import (
     nadaraya_watson,
     noisy_sine,
 )
-from scenes.kit import theme
-from scenes.kit.base import LectureScene
-from scenes.kit.plots import axis_labels, curve, quiet_axes, redraw_curve, scatter, to_scene
-from scenes.kit.widgets import BarPanel, LabelSwitch, Readout, label, math
+from drawing import theme
+from drawing.plots import axis_labels, curve, quiet_axes, redraw_curve, scatter, to_scene
+from drawing.widgets import BarPanel, LabelSwitch, Readout, label, math
+from scenes.base import LectureScene
 
 __all__ = ["KernelRegressionCollapse"]
 

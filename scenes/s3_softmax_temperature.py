@@ -30,11 +30,11 @@ from manim import (
 
 from attnmath import SweepResult, classify_regime, softmax, solve_retrieval, temperature_sweep
 from attnmath.datasets import RETRIEVAL_SCORES
-from scenes.kit import theme
-from scenes.kit.base import LectureScene
-from scenes.kit.flow import baseline_of
-from scenes.kit.steps import EquationSteps, Mark
-from scenes.kit.widgets import BarPanel, LabelSwitch, LogSlider, Readout, fit_width, label, math
+from drawing import theme
+from drawing.flow import baseline_of
+from drawing.steps import EquationSteps, Mark
+from drawing.widgets import BarPanel, LabelSwitch, LogSlider, Readout, fit_width, label, math
+from scenes.base import LectureScene
 
 __all__ = ["TemperatureSweep"]
 

@@ -38,12 +38,12 @@ from attnmath import (
     t5_bias,
     weight_profiles,
 )
-from scenes.kit import theme
-from scenes.kit.base import LectureScene
-from scenes.kit.blocks import matrix_block
-from scenes.kit.narration import Spoken
-from scenes.kit.plots import axis_labels, curve, quiet_axes, redraw_curve, to_scene
-from scenes.kit.widgets import BarPanel, LogSlider, Readout, label, math
+from drawing import theme
+from drawing.blocks import matrix_block
+from drawing.plots import axis_labels, curve, quiet_axes, redraw_curve, to_scene
+from drawing.widgets import BarPanel, LogSlider, Readout, label, math
+from narration.narrator import Spoken
+from scenes.base import LectureScene
 
 __all__ = ["KernelVariants"]
 

@@ -27,13 +27,13 @@ from manim import (
 )
 
 from attnmath import DEFAULT_SENTENCE, Sentence, distinctive_queries, stylized_heads
-from scenes.kit import theme
-from scenes.kit.base import LectureScene
-from scenes.kit.blocks import matrix_block
-from scenes.kit.narration import Spoken
-from scenes.kit.sentence import WordRows
-from scenes.kit.tokens import Heatmap
-from scenes.kit.widgets import label, math
+from drawing import theme
+from drawing.blocks import matrix_block
+from drawing.sentence import WordRows
+from drawing.tokens import Heatmap
+from drawing.widgets import label, math
+from narration.narrator import Spoken
+from scenes.base import LectureScene
 
 __all__ = ["HeadRouting"]
 

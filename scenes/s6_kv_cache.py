@@ -35,10 +35,10 @@ from attnmath import (
     linear_state_bytes,
     previous_token_projections,
 )
-from scenes.kit import theme
-from scenes.kit.base import LectureScene
-from scenes.kit.flow import baseline_of, flow_words
-from scenes.kit.widgets import BarPanel, label, math, wrapped
+from drawing import theme
+from drawing.flow import baseline_of, flow_words
+from drawing.widgets import BarPanel, label, math, wrapped
+from scenes.base import LectureScene
 from scenes.s6_why_raw import MODEL, WhyRawCache
 
 __all__ = ["KVCacheGrowth"]

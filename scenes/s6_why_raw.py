@@ -27,9 +27,9 @@ from manim import (
 )
 
 from attnmath import kv_cache_bytes, linear_state_bytes, stylized_heads
-from scenes.kit import theme
-from scenes.kit.plots import axis_labels, curve, quiet_axes, to_scene
-from scenes.kit.widgets import BarPanel, label, math
+from drawing import theme
+from drawing.plots import axis_labels, curve, quiet_axes, to_scene
+from drawing.widgets import BarPanel, label, math
 
 __all__ = ["WhyRawCache", "MODEL", "CONTEXT"]
 
@@ -38,7 +38,7 @@ MODEL = {"n_layers": 32, "n_kv_heads": 32, "head_dim": 128}
 CONTEXT = 4096  # tokens in context at the end of the memory plot
 
 if TYPE_CHECKING:
-    from scenes.kit.base import LectureScene
+    from scenes.base import LectureScene
 
     _Scene = LectureScene
 else:

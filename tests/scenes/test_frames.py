@@ -15,8 +15,8 @@ from manim import Circle, Scene, ValueTracker, VGroup, tempconfig
 from scipy.special import softmax as scipy_softmax
 from scipy.stats import entropy as scipy_entropy
 
-from scenes.kit.widgets import Readout
-from scenes.lecture import LECTURE, find_clip
+from drawing.widgets import Readout
+from lecture.clips import LECTURE, find_clip
 from tests.scenes.frame_audit import AuditedRender, fresh_drawing, visible_difference
 
 # Pixels allowed to differ visibly in one frame (anti-aliasing where shapes overlap).

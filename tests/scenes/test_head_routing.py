@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from attnmath import DEFAULT_SENTENCE
-from scenes.config import ENV_VAR, MAX_WORD, load_config
-from scenes.kit import theme
-from scenes.kit.sentence import WordRows, word_arcs
-from scenes.lecture import find_clip
+from drawing import theme
+from drawing.sentence import WordRows, word_arcs
+from lecture.clips import find_clip
+from lecture.config import ENV_VAR, MAX_WORD, load_config
 from tests.scenes.conftest import SceneRun
 
 # 14 tokens (the most lecture.toml accepts), each MAX_WORD characters long, annotated for every head.

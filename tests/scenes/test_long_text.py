@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scenes.config import ENV_VAR, MAX_TEXT, MAX_TEXT_WORD, MAX_WORD, ConfigError, load_config
-from scenes.lecture import find_clip
+from lecture.clips import find_clip
+from lecture.config import ENV_VAR, MAX_TEXT, MAX_TEXT_WORD, MAX_WORD, ConfigError, load_config
 from tests.scenes.conftest import SceneRun
 
 # 80 characters: the longest title and subtitle accepted, one with a 24-character word.

@@ -28,7 +28,7 @@ def test_text_reads_at_embed_size(scene_run):
 def test_size_check_catches_small_and_shrunk_text():
     from manim import Scene
 
-    from scenes.kit.widgets import label, math
+    from drawing.widgets import label, math
     from tests.scenes.conftest import size_problems
 
     scene = Scene()

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from scenes.lecture import LECTURE
+from lecture.clips import LECTURE
 from tests.scenes.script_text import expected_numbers, numbers_in, script, slug
 
 MAX_WORDS = 25
-"""Words a beat may have (TEACHING.md: one idea per beat, about 10 to 25 words); title beats aside."""
+"""Words a beat may have (docs/narration.md: one idea per beat, about 10 to 25 words); title beats aside."""
 
 CLIPS = [pytest.param(c, id=c.scene) for c in LECTURE]
 

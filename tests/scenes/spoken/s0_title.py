@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scenes.lecture import LECTURE
+from lecture.clips import LECTURE
 
 EXPECTED = {
     "outline": lambda: [str(sum(1 for clip in LECTURE if clip.section != "0"))],

@@ -1,0 +1,98 @@
+"""Plot helpers: quiet axes, scatter points and curves that are redrawn in place."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from manim import DOWN, LEFT, UP, Axes, Dot, Line, VGroup, VMobject
+from numpy.typing import ArrayLike
+
+from drawing import theme
+from drawing.widgets import label, math
+
+__all__ = ["quiet_axes", "axis_labels", "to_scene", "scatter", "curve", "redraw_curve"]
+
+
+def quiet_axes(
+    x_range: tuple[float, float], y_range: tuple[float, float], *, width: float, height: float
+) -> Axes:
+    """Axes without tips or numbers, in the muted colour."""
+    return Axes(
+        x_range=[x_range[0], x_range[1], (x_range[1] - x_range[0]) / 4],
+        y_range=[y_range[0], y_range[1], (y_range[1] - y_range[0]) / 4],
+        x_length=width,
+        y_length=height,
+        tips=False,
+        axis_config={"color": theme.MUTED, "stroke_width": 2, "include_ticks": False},
+    )
+
+
+def to_scene(axes: Axes, xs: ArrayLike, ys: ArrayLike) -> np.ndarray:
+    """Scene points, shape (n, 3), of data coordinates (vectorised ``c2p``)."""
+    x = np.atleast_1d(np.asarray(xs, dtype=float))
+    y = np.atleast_1d(np.asarray(ys, dtype=float))
+    return np.asarray(axes.c2p(x, y)).reshape(3, -1).T
+
+
+def scatter(
+    axes: Axes, x: ArrayLike, y: ArrayLike, *, color: str = theme.VALUE, radius: float = 0.06
+) -> VGroup:
+    """One dot per (x, y) data point."""
+    return VGroup(*(Dot(p, radius=radius, color=color) for p in to_scene(axes, x, y)))
+
+
+def curve(axes: Axes, xs: ArrayLike, ys: ArrayLike, *, color: str = theme.TEXT, width: float = 3) -> VMobject:
+    """A polyline through (xs, ys), to be updated with :func:`redraw_curve`."""
+    line = VMobject(color=color, stroke_width=width)
+    return redraw_curve(line, axes, xs, ys)
+
+
+def redraw_curve(line: VMobject, axes: Axes, xs: ArrayLike, ys: ArrayLike) -> VMobject:
+    """Move ``line``'s points onto (xs, ys) in one vectorised call."""
+    line.set_points_as_corners(to_scene(axes, xs, ys))
+    return line
+
+
+def _tick_text(v: float) -> str:
+    return f"{v:g}"
+
+
+def axis_labels(
+    axes: Axes,
+    x_title: str | None = None,
+    y_title: str | None = None,
+    *,
+    x_ticks: Sequence[float] = (),
+    y_ticks: Sequence[float] = (),
+    tick_text: Callable[[float], str] = _tick_text,
+    y_tex: bool = False,
+) -> VGroup:
+    """What a plot plots: tick marks with numbers, the x quantity under the axis, the y quantity above it.
+
+    Titles name the quantity in words and symbol (``"key position i"``,
+    ``"weight a_i"``); the y title is written level, above the y-axis, so it
+    reads without turning the head. ``y_tex`` typesets the y title as math.
+    Returns the group; add it with the axes.
+    """
+    group = VGroup()
+    ticks_low = axes.x_axis.get_bottom()[1]
+    for v in x_ticks:
+        p = axes.c2p(v, axes.y_range[0])
+        mark = Line(p + 0.08 * UP, p + 0.08 * DOWN, color=theme.MUTED, stroke_width=2)
+        num = label(tick_text(v), small=True, color=theme.MUTED).next_to(mark, DOWN, buff=0.08)
+        ticks_low = min(ticks_low, num.get_bottom()[1])
+        group.add(mark, num)
+    for v in y_ticks:
+        p = axes.c2p(axes.x_range[0], v)
+        mark = Line(p + 0.08 * LEFT, p + 0.08 * -LEFT, color=theme.MUTED, stroke_width=2)
+        group.add(mark, label(tick_text(v), small=True, color=theme.MUTED).next_to(mark, LEFT, buff=0.08))
+    if x_title:
+        title = label(x_title, color=theme.MUTED)
+        title.next_to(axes.x_axis, DOWN, buff=0.1).set_y(ticks_low - 0.1 - title.height / 2)
+        group.add(title)
+    if y_title:
+        y = math(y_title, color=theme.MUTED) if y_tex else label(y_title, color=theme.MUTED)
+        top = axes.y_axis.get_top()
+        group.add(y.next_to(top, UP, buff=0.15).align_to(axes.y_axis, LEFT))
+    return group

@@ -1,0 +1,100 @@
+"""A derivation shown step by step: the step being explained large and centred, the one before it small above.
+
+While a beat explains an equation, the equation is the subject (docs/visual.md's
+one idea per frame): the current step is drawn at ``size`` in the middle of
+the frame, the step it came from shrinks to ``header_size`` at the top so the
+viewer can see where it came from, and the terms the narration speaks about
+are boxed in their role's colour with a short gloss beneath.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from manim import DOWN, UP, Animation, FadeIn, FadeOut, Mobject, Scene, SurroundingRectangle, VGroup
+
+from drawing import theme
+from drawing.widgets import fit_width, label, math
+
+__all__ = ["Mark", "EquationSteps"]
+
+Mark = tuple[Sequence[Sequence[int]], str, str]
+"""Parts of the step to box (groups of its TeX arguments), the gloss written under them, the box's colour."""
+
+
+class EquationSteps:
+    """The steps of one derivation on ``scene``: :meth:`start`, then :meth:`step` or :meth:`mark` a beat."""
+
+    def __init__(
+        self,
+        scene: Scene,
+        *,
+        colors: Mapping[str, str] | None = None,
+        size: float = 58,
+        header_size: float = 40,
+        y: float = 0.3,
+        header_y: float = 2.75,
+        header_top: float = 3.4,
+    ) -> None:
+        self.scene, self.colors = scene, dict(colors or {})
+        self.size, self.header_size = size, header_size
+        self.y, self.header_y, self.header_top = y, header_y, header_top
+        self.header: Mobject = VGroup()
+        self.main: Mobject = VGroup()
+        self.marks = VGroup()
+
+    def tex(self, *parts: str) -> Mobject:
+        """A step's TeX at the step size, one argument per term, in the roles' colours."""
+        return math(*parts, size=self.size, colors=self.colors)
+
+    def start(self, header: Mobject, main: Mobject, *also: Animation) -> None:
+        """Show ``header`` at the top (with ``also``, e.g. what leaves), then ``main``, the first step."""
+        self.scene.play(*also, FadeIn(header.move_to(self.header_y * UP)), run_time=0.8)
+        self.scene.play(FadeIn(main.move_to(self.y * UP)), run_time=1.0)
+        self.header, self.main, self.marks = header, main, VGroup()
+
+    def step(self, main: Sequence[str] | Mobject, *marks: Mark) -> None:
+        """Make ``main`` the step being explained; the step before shrinks above it, older ones leave."""
+        if not isinstance(main, Mobject):
+            main = self.tex(*main)
+        fit_width(main, theme.SAFE_RIGHT - theme.SAFE_LEFT).move_to(self.y * UP)
+        self.scene.play(
+            FadeOut(self.header),
+            FadeOut(self.marks),
+            self.main.animate.scale(self.header_size / self.size)
+            .move_to(self.header_y * UP)
+            .align_to(self.header_top * UP, UP),
+            FadeIn(main, shift=0.3 * UP),
+            run_time=1.0,
+        )
+        self.header, self.main, self.marks = self.main, main, VGroup()
+        self.mark(*marks)
+
+    def mark(self, *marks: Mark) -> None:
+        """Box the parts of the current step being spoken, each mark with its gloss beneath."""
+        new = VGroup()
+        for groups, gloss, color in marks:
+            boxes = [
+                SurroundingRectangle(
+                    VGroup(*(self.main[i] for i in group)), color=color, buff=0.1, corner_radius=0.08
+                )
+                for group in groups
+            ]
+            new.add(*boxes)
+            if gloss:
+                new.add(self._gloss(gloss, boxes[-1]))
+        self.scene.play(FadeOut(self.marks), *(FadeIn(m) for m in new), run_time=0.8)
+        self.marks = new
+
+    def _gloss(self, text: str, box: Mobject) -> Mobject:
+        """``text`` under ``box`` and under the whole step, so it overlaps nothing; inside the safe area."""
+        note = label(text).next_to(box, DOWN, buff=0.25)
+        note.set_y(min(note.get_y(), self.main.get_bottom()[1] - 0.25 - note.height / 2))
+        half = note.width / 2
+        note.set_x(float(np.clip(note.get_x(), theme.SAFE_LEFT + half, theme.SAFE_RIGHT - half)))
+        return note
+
+    def clear(self) -> None:
+        """Fade the derivation out."""
+        self.scene.play(FadeOut(self.header), FadeOut(self.main), FadeOut(self.marks), run_time=0.6)

@@ -1,0 +1,321 @@
+"""Every change this project makes to manim, in one place, installed only when asked.
+
+Written for manim 0.22 (:data:`WRITTEN_FOR`); :func:`check_version` refuses
+another minor version in one line, because the patches replace methods whose
+private members (``_stream``, ``_container``, ``_next_pts``) may change. Each
+patch below names its reason and its measured gain in one line; the full
+measurements are in ``docs/manim.md``, and each has a test that shows the
+output unchanged (``tests/manim_patches/``).
+
+- held frames (:func:`install`): a frozen frame was converted to YUV once per
+  repeat, and x264 ran at ``medium``. Gain: about 40% of a held frame's encode;
+  with ``superfast``, a third less CPU for a 1080p60 render at equal or better PSNR.
+- SVG disk cache (:func:`install`): every render process parsed every Text and
+  TeX again. Gain: about a fifth of a 480p15 render of TemperatureSweep.
+- cairo path cache (:func:`install`): unchanged shapes rebuilt their path every
+  frame. Gain: about a quarter of a 1080p60 render's drawing time.
+- exact skipping (:func:`install_exact_skipping`): a skipped animation moved the
+  clock by its run time, a rendered one by whole frames. Gain: a shard equals
+  the whole render frame for frame (without it, shards drift).
+- slides config (:func:`install_slides_config`): manim-slides 5.7 sets three
+  config keys manim 0.22 removed. Gain: the decks render at all.
+
+manim 0.22 offers no public hook for the segment encoder or the SVG parse, so
+those are method replacements; each keeps manim's original method (the
+``MANIM_*`` names) so tests can draw both ways and compare.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import math
+import os
+import pickle
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import av
+import manim
+import numpy as np
+from manim import config
+from manim._config.utils import ManimConfig
+from manim.camera.camera import Camera
+from manim.mobject.svg.svg_mobject import SVGMobject
+from manim.renderer.cairo_renderer import CairoRenderer
+from manim.scene.video_segment_encoder import VideoSegmentEncoder
+
+__all__ = [
+    "WRITTEN_FOR",
+    "PatchVersionError",
+    "check_version",
+    "install",
+    "install_exact_skipping",
+    "install_slides_config",
+    "recording_animations",
+    "rendered_frames",
+    "PRESET",
+    "SVG_FOLDER",
+    "MAX_SHAPES",
+    "write_frame_once",
+    "init_from_disk",
+    "cached_svg_path",
+    "set_path_cached",
+    "remembered_paths",
+    "forget_paths",
+    "MANIM_WRITE_FRAME",
+    "MANIM_INIT_SVG",
+    "MANIM_SET_PATH",
+]
+
+WRITTEN_FOR = "0.22"
+"""The manim minor version these patches were written and measured for."""
+
+
+class PatchVersionError(RuntimeError):
+    """manim is not the version the patches were written for."""
+
+
+def check_version(version: str | None = None) -> None:
+    """Refuse a manim whose minor version is not :data:`WRITTEN_FOR`, in one line.
+
+    >>> check_version("0.22.3")
+    >>> check_version("0.23.0")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    manim_patches.PatchVersionError: manim_patches was written for manim 0.22.x, but manim 0.23.0 is ...
+    """
+    found = manim.__version__ if version is None else version
+    if found.split(".")[:2] != WRITTEN_FOR.split("."):
+        raise PatchVersionError(
+            f"manim_patches was written for manim {WRITTEN_FOR}.x, but manim {found} is installed; "
+            "install manim>=0.22,<0.23 (make setup) or re-measure the patches (docs/manim.md)"
+        )
+
+
+def install() -> None:
+    """The render patches every lecture scene uses (idempotent); called by ``LectureScene``."""
+    check_version()
+    VideoSegmentEncoder.write_frame = write_frame_once  # type: ignore[method-assign]
+    VideoSegmentEncoder.__init__ = _init_with_preset  # type: ignore[method-assign]
+    SVGMobject.init_svg_mobject = init_from_disk  # type: ignore[method-assign,assignment]
+    Camera.set_cairo_context_path = set_path_cached  # type: ignore[method-assign,assignment]
+
+
+# -- held frames: convert once, encode n times; x264 superfast ---------------------------------------
+
+PRESET = "superfast"
+"""The x264 preset of the lecture's segments: as sharp as manim's ``medium`` at a third less CPU."""
+
+MANIM_WRITE_FRAME = VideoSegmentEncoder.write_frame
+_MANIM_ENCODER_INIT = VideoSegmentEncoder.__init__
+
+
+def _init_with_preset(self: Any, *, target: Any, spec: Any) -> None:
+    options = dict(spec.options)
+    if spec.codec == "libx264" and "preset" not in options:
+        spec = dataclasses.replace(spec, options=tuple(sorted({**options, "preset": PRESET}.items())))
+    _MANIM_ENCODER_INIT(self, target=target, spec=spec)
+
+
+def write_frame_once(self: Any, pixels: Any, *, repeat: int = 1) -> None:
+    """Encode ``pixels`` ``repeat`` times, converting it to the stream's pixel format once."""
+    if repeat <= 1:
+        MANIM_WRITE_FRAME(self, pixels, repeat=repeat)
+        return
+    self._validate_frame(pixels, repeat)
+    time_base = Fraction(self.spec.frame_rate.denominator, self.spec.frame_rate.numerator)
+    try:
+        frame = av.VideoFrame.from_ndarray(pixels, format="rgba").reformat(format=self.spec.pixel_format)
+        frame.time_base = time_base
+        for _ in range(repeat):
+            frame.pts = self._next_pts
+            self._next_pts += 1
+            for packet in self._stream.encode(frame):
+                self._container.mux(packet)
+    except BaseException as error:
+        raise self._operation_error("encode", error) from error
+
+
+# -- parsed SVGs kept on disk ---------------------------------------------------------------------------
+
+SVG_FOLDER = "mobjects"
+"""The SVG cache's folder, beside manim's ``texts/`` (the build copies and merges it with the others)."""
+
+MANIM_INIT_SVG = SVGMobject.init_svg_mobject
+
+
+def cached_svg_path(mob: SVGMobject) -> Path | None:
+    """Where the parse of ``mob``'s SVG is kept; None when it has no readable file."""
+    try:
+        data = mob.get_file_path().read_bytes()
+    except (OSError, ValueError):
+        return None
+    key = hashlib.sha256()
+    shape = (manim.__version__, type(mob).__name__, mob.svg_default, mob.path_string_config, config.renderer)
+    key.update(repr(shape).encode())
+    key.update(data)
+    return Path(config.get_dir("text_dir")).parent / SVG_FOLDER / f"{key.hexdigest()[:32]}.pickle"
+
+
+def _load(path: Path) -> Any | None:
+    try:
+        with path.open("rb") as fh:
+            return pickle.load(fh)
+    except Exception:  # missing, half-copied or from another manim: parse again
+        return None
+
+
+def _store(path: Path, mob: SVGMobject) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.partial")
+        tmp.write_bytes(pickle.dumps(mob.copy(), protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only cache only costs the next render a parse
+
+
+def init_from_disk(self: SVGMobject, use_svg_cache: bool) -> SVGMobject:
+    """Manim's ``init_svg_mobject``, with the parsed submobjects read from and kept on disk."""
+    path = cached_svg_path(self)  # also for Text, which skips manim's dictionary: the key is the SVG
+    mob = _load(path) if path is not None else None
+    if mob is None:
+        MANIM_INIT_SVG(self, use_svg_cache)
+        if path is not None:
+            _store(path, self)
+        return self
+    self.add(*mob)
+    self.id_to_vgroup_dict = mob.id_to_vgroup_dict
+    return self
+
+
+# -- cairo paths of unchanged shapes reused -------------------------------------------------------------
+
+MAX_SHAPES = 20_000
+"""Remembered shapes at most; past that the memory is cleared and refilled (a scene has a few thousand)."""
+
+MANIM_SET_PATH = Camera.set_cairo_context_path
+_PLAIN_TRANSFORM = Camera.transform_points_pre_display
+_PATHS: dict[int, tuple[bytes, tuple[float, ...], Any]] = {}
+
+
+def set_path_cached(self: Camera, ctx: Any, vmobject: Any) -> Camera:
+    """Give ``ctx`` ``vmobject``'s path: the remembered one when its points and the view are unchanged."""
+    if type(self).transform_points_pre_display is not _PLAIN_TRANSFORM:
+        return MANIM_SET_PATH(self, ctx, vmobject)  # a 3D camera moves points by its orientation too
+    points = vmobject.points  # the plain camera's transform (non-finite to zeros) depends on them only
+    if len(points) == 0:
+        return self
+    key, matrix = points.tobytes(), tuple(ctx.get_matrix())
+    seen = _PATHS.get(id(vmobject))
+    if seen is not None and seen[2] is not None and seen[0] == key and seen[1] == matrix:
+        ctx.new_path()
+        ctx.append_path(seen[2])
+        return self
+    MANIM_SET_PATH(self, ctx, vmobject)
+    if len(_PATHS) >= MAX_SHAPES:
+        _PATHS.clear()
+    unchanged = seen is not None and seen[0] == key and seen[1] == matrix
+    _PATHS[id(vmobject)] = (key, matrix, ctx.copy_path() if unchanged else None)
+    return self
+
+
+def remembered_paths() -> list[Any]:
+    """The cairo paths remembered now, one per shape (None: seen once, not yet copied)."""
+    return [path for _, _, path in _PATHS.values()]
+
+
+def forget_paths() -> None:
+    """Forget every remembered path (a test starts from an empty memory)."""
+    _PATHS.clear()
+
+
+# -- skipped animations keep a rendered clock -----------------------------------------------------------
+
+_TIMELINES: list[list[tuple[int, bool]]] = []
+
+
+def rendered_frames(duration: float, frozen: bool, frame_rate: float) -> int:
+    """How many frames a rendered animation of ``duration`` seconds writes (manim 0.22, Cairo).
+
+    >>> rendered_frames(1.0, False, 15), rendered_frames(1.01, False, 15), rendered_frames(1.06, True, 15)
+    (15, 16, 15)
+    """
+    if frozen:
+        return int(duration / (1 / frame_rate))
+    return len(np.arange(0, duration, 1 / frame_rate))
+
+
+def _advance(time: float, frames: int, frozen: bool, frame_rate: float) -> float:
+    dt = 1 / frame_rate
+    if frozen:
+        return time + frames * dt
+    for _ in range(frames):
+        time += 1 * dt
+    return time
+
+
+def install_exact_skipping() -> None:
+    """A skipped animation advances the clock as a rendered one does (idempotent); for shards and plans."""
+    check_version()
+    original = CairoRenderer.play
+    if getattr(original, "_exact_skipping", False):
+        return
+
+    def play(self: Any, scene: Any, *args: Any, **kwargs: Any) -> None:
+        before = self.time
+        original(self, scene, *args, **kwargs)
+        frozen = bool(scene.is_current_animation_frozen_frame())
+        frames = rendered_frames(scene.duration, frozen, config["frame_rate"])
+        if _TIMELINES:
+            _TIMELINES[-1].append((frames, frozen))
+        if self.skip_animations:
+            self.time = _advance(before, frames, frozen, self.camera.frame_rate)
+            if not frozen:
+                scene.update_mobjects(0)  # as a rendered play() does after its last frame
+
+    play._exact_skipping = True  # type: ignore[attr-defined]
+    CairoRenderer.play = play  # type: ignore[method-assign]
+
+
+@contextmanager
+def recording_animations() -> Iterator[list[tuple[int, bool]]]:
+    """Collect ``(frames, frozen)`` of every animation played inside (needs exact skipping)."""
+    install_exact_skipping()
+    _TIMELINES.append([])
+    try:
+        yield _TIMELINES[-1]
+    finally:
+        _TIMELINES.pop()
+
+
+# -- manim-slides 5.7 on manim 0.22 ---------------------------------------------------------------------
+
+
+def install_slides_config() -> None:
+    """Give ``ManimConfig`` the keys manim-slides 5.7 still sets, with their 0.21 meaning (idempotent)."""
+    check_version()
+    if getattr(ManimConfig, "_attention_slides_patch", False):
+        return
+
+    def get_write(self: ManimConfig) -> bool:
+        return self.format != "none" and not self.dry_run
+
+    def set_ignored(self: ManimConfig, value: Any) -> None:  # removed keys: nothing left to set
+        del value
+
+    original: Any = ManimConfig.__dict__["max_files_cached"]  # the property object
+
+    def set_max_files(self: ManimConfig, value: Any) -> None:
+        # manim-slides asks for "no limit" with inf; manim 0.22 spells that -1.
+        original.fset(self, -1 if isinstance(value, float) and math.isinf(value) else value)
+
+    ManimConfig.write_to_movie = property(get_write, set_ignored)  # type: ignore[attr-defined]
+    ManimConfig.flush_cache = property(lambda self: False, set_ignored)  # type: ignore[attr-defined]
+    ManimConfig.max_files_cached = property(original.fget, set_max_files)  # type: ignore[method-assign, assignment]
+    ManimConfig._attention_slides_patch = True  # type: ignore[attr-defined]

@@ -1,0 +1,1 @@
+"""Narration: beats and caption cues (narrator), the voices (piper, festival), the lexicon."""

@@ -1,0 +1,1 @@
+"""The production application: command line, render jobs and runners, audio, captions, page, decks."""

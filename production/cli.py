@@ -1,0 +1,195 @@
+"""Command line for the lecture: ``python -m scenes list | script | render | build | slides``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from pathlib import Path
+
+from lecture.clips import Clip, find_clip
+from lecture.config import ConfigError, LectureConfig, load_config
+from production.pipeline import render_clips
+from production.render import (
+    FORMATS,
+    QUALITIES,
+    REPO,
+    RenderError,
+    RenderOptions,
+    check_shards_option,
+    terminate_children,
+    write_text_atomic,
+)
+
+__all__ = ["main"]
+
+DEFAULT_MEDIA = REPO / "media"
+DEFAULT_CONFIG = REPO / "lecture.toml"
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """Parse the command line."""
+    parser = argparse.ArgumentParser(prog="python -m scenes", description=__doc__)
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help="lecture TOML file (default: lecture.toml in the repository, if present)",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="the scenes in lecture order")
+    script = sub.add_parser("script", help="the narration script, beat by beat, for a lecturer to record")
+    script.add_argument("--out", type=Path, default=None, help="write to this file (default: print it)")
+    for name, text in (
+        ("render", "render chosen scenes"),
+        ("build", "render and publish the whole lecture"),
+        ("slides", "step-through decks: one offline HTML, PPTX and PDF (needs the slides extra)"),
+    ):
+        cmd = sub.add_parser(name, help=text)
+        if name == "render":
+            cmd.add_argument("scenes", nargs="*", metavar="SCENE", help="scene names (default: all)")
+            cmd.add_argument("--format", default="mp4", help=f"one of {', '.join(FORMATS)}")
+            cmd.add_argument("--transparent", action="store_true", help="alpha channel (webm)")
+        cmd.add_argument("--quality", default="h", help=f"one of {', '.join(QUALITIES)} (default h)")
+        if name != "slides":
+            cmd.add_argument(
+                "--voice",
+                default=None,
+                help="draft (the offline neural voice, piper; recordings replace it beat by beat), "
+                "festival (festival's HTS voice), or none (silent clips, same timing); "
+                "default: the lecture file's voice, else draft",
+            )
+        cmd.add_argument("--jobs", type=int, default=None, help="parallel renders (default: one per core)")
+        if name != "slides":
+            cmd.add_argument(
+                "--shards",
+                type=int,
+                default=None,
+                help="split each clip into N ranges of its animations, rendered in parallel and joined "
+                "(default: from the clips' lengths and the workers; see README)",
+            )
+            cmd.add_argument(
+                "--scheduler",
+                default=os.environ.get("DASK_SCHEDULER_ADDRESS") or None,
+                help="run the jobs on a dask.distributed cluster at tcp://HOST:PORT "
+                "(default: $DASK_SCHEDULER_ADDRESS, else local processes)",
+            )
+        cmd.add_argument("--media-dir", type=Path, default=DEFAULT_MEDIA, help="output root (default media/)")
+        cmd.add_argument("--force", action="store_true", help="re-render even when up to date")
+    return parser.parse_args(argv)
+
+
+def config_path(args: argparse.Namespace) -> Path | None:
+    """The lecture file in use, if any."""
+    if args.config is not None:
+        return args.config.resolve()
+    return DEFAULT_CONFIG if DEFAULT_CONFIG.exists() else None
+
+
+def cmd_list(config: LectureConfig) -> None:
+    """Print the scenes in lecture order with an estimate of their length."""
+    for i, clip in enumerate(config.clips):
+        print(f"{i:02d}  section {clip.section:>2}  {clip.scene:<26} ~{clip.seconds:3.0f} s  {clip.title}")
+    print(f"total ~{sum(c.seconds for c in config.clips) / 60:.1f} min")
+
+
+def cmd_script(args: argparse.Namespace, config: LectureConfig) -> None:
+    """Print or write the narration script of the lecture's scenes."""
+    from production.script import narration_script  # imports manim: only when needed
+
+    text = narration_script(config)
+    if args.out is None:
+        print(text, end="")
+    else:
+        write_text_atomic(args.out, text)
+        print(f"script: {args.out}")
+
+
+def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) -> None:
+    """Render chosen clips (``render``) or render and publish the whole lecture (``build``)."""
+    config = config.with_voice(args.voice)
+    fmt = "mp4" if build else args.format
+    options = RenderOptions(args.quality, fmt, False if build else args.transparent)
+    if args.jobs is not None and args.jobs < 1:
+        raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
+    check_shards_option(args.shards, options)
+    clips: list[Clip] = (
+        list(config.clips) if build or not args.scenes else [find_clip(n) for n in args.scenes]
+    )
+    sub = Path("lecture") / options.resolution if build else Path("clips") / options.variant
+    out_dir = args.media_dir.resolve() / sub
+    results = render_clips(
+        clips,
+        options,
+        out_dir,
+        jobs=args.jobs,
+        extra=config.fingerprint,
+        env={**config.env(), "LECTURE_VOICE_CACHE": str(args.media_dir.resolve() / "voice")},
+        force=args.force,
+        numbered=build,
+        shards=args.shards,
+        scheduler=args.scheduler,
+        config=config,
+    )
+    if build:
+        from production.publish import publish_lecture  # imports PyAV and manim: only when needed
+
+        page = publish_lecture(results, options, out_dir, config.title, config)
+        print(
+            f"\nlecture: {out_dir / 'lecture.mp4'}\npage:    {page}\nclips, captions, posters and "
+            f"manifest.json in {out_dir}"
+        )
+    else:
+        print(f"\n{len(results)} clip(s) in {out_dir}")
+
+
+def cmd_slides(args: argparse.Namespace, config: LectureConfig) -> None:
+    """Render every chosen scene as a deck and convert to HTML, PPTX and PDF."""
+    from production.deck import build_slides
+
+    out_dir = args.media_dir.resolve() / "slides" / QUALITIES.get(args.quality, "?")
+    outputs = build_slides(config.clips, args.quality, out_dir, config_env=config.env())
+    print("\n".join(str(p) for p in outputs))
+
+
+def check_manim() -> None:
+    """Refuse, in one line, a manim other than the one the patches were written for (before any render)."""
+    import manim_patches  # imports manim: only for commands that render
+
+    try:
+        manim_patches.check_version()
+    except manim_patches.PatchVersionError as exc:
+        raise RenderError(str(exc)) from None
+
+
+def _interrupt(signum: int, _frame: object) -> None:
+    """Turn SIGTERM into the same clean stop as Ctrl-C."""
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status (2 for a usage, config or render error)."""
+    args = parse_args(argv)
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        config = load_config(config_path(args))
+        if args.command != "list":
+            check_manim()
+        if args.command == "list":
+            cmd_list(config)
+        elif args.command == "script":
+            cmd_script(args, config)
+        elif args.command == "slides":
+            cmd_slides(args, config)
+        else:
+            cmd_render(args, config, build=args.command == "build")
+    except (RenderError, ConfigError, ValueError, KeyError) as exc:
+        message = exc.args[0] if isinstance(exc, KeyError) else str(exc)
+        print(f"error: {message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        terminate_children()
+        print("interrupted: published clips are untouched; run again to resume", file=sys.stderr)
+        return 130
+    return 0

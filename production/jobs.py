@@ -1,0 +1,292 @@
+"""The build's jobs: render one shard of a clip; join a clip's shards and lay its voice on.
+
+A job is a plain function of picklable values that returns bytes, so the same
+job runs in a thread of the build (the local pool) or on a ``dask.distributed``
+worker on another machine. A job renders in a folder of its own and returns
+the file's bytes; only the build writes published files, each under a
+temporary name renamed into place, so a job that dies leaves nothing half
+written where anyone looks.
+
+What a job reads from the build's machine it uses where the worker sees the
+same path (the TeX, text and voice caches, the lecture file, the recordings)
+and otherwise brings along: the lecture file as portable TOML, the scene's
+recordings as bytes, caches of the worker's own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from lecture.clips import Clip
+from production import render
+from production.media import probe
+from production.render import RenderError, RenderOptions
+from production.shards import check_shards, count_frames, join_videos
+from production.soundtrack import add_voice, read_beats, voice_placements
+
+__all__ = ["ShardJob", "ShardOutput", "ClipOutput", "Report", "render_shard", "join_clip", "portable_toml"]
+
+Report = Callable[[str, str], None]
+"""Progress callback: (job label, status)."""
+
+CACHE_KINDS = ("Tex", "texts", "mobjects")  # cache_settings' folders and manim_patches' SVG cache beside them
+WORKER_CACHE = Path(tempfile.gettempdir()) / "attention-lecture-cache"
+"""A worker's own TeX, text and voice caches, where it does not see the build's."""
+
+
+@dataclass(frozen=True)
+class ShardJob:
+    """Render animations ``span`` (inclusive; None: all) of ``clip`` as shard ``shard`` of ``shards``."""
+
+    clip: Clip
+    options: RenderOptions
+    span: tuple[int, int] | None
+    shard: int
+    shards: int
+    env: dict[str, str]  # LECTURE_CONFIG, LECTURE_VOICE, LECTURE_NARRATION, LECTURE_VOICE_CACHE
+    cache: str  # the build's cache root (Tex/, texts/), used where the worker sees it
+    inputs_hash: str  # the clip's inputs as the build sees them; a cluster worker with other code refuses
+    extra: str = ""  # the lecturer's part of that hash
+    work: str | None = None  # a folder to render in (local pool); None: a temporary folder
+    config_text: str = ""  # the lecture file as portable TOML, for a worker that cannot see it
+    recordings: dict[str, bytes] = field(default_factory=dict)  # the scene's recordings, likewise
+
+    @property
+    def label(self) -> str:
+        """``Scene`` or ``Scene [k/n]``, as progress shows it."""
+        return self.clip.scene if self.shards == 1 else f"{self.clip.scene} [{self.shard + 1}/{self.shards}]"
+
+    @property
+    def last(self) -> bool:
+        """Whether this shard ends the clip (it alone runs the scene to its end)."""
+        return self.shard == self.shards - 1
+
+
+@dataclass(frozen=True)
+class ShardOutput:
+    """A rendered shard: its video, and from the last shard the beats, captions and voice files."""
+
+    video: bytes
+    record: dict[str, Any] | None
+    srt: str | None
+    audio: dict[str, bytes]
+    seconds: float
+
+
+@dataclass(frozen=True)
+class ClipOutput:
+    """A finished clip: video (shards joined, voice laid on), beats, captions, and how long each job took."""
+
+    video: bytes
+    record: dict[str, Any] | None
+    srt: str | None
+    shard_seconds: tuple[float, ...]
+    join_seconds: float
+    warnings: tuple[str, ...]
+
+
+@contextlib.contextmanager
+def _folder(work: str | None, name: str) -> Iterator[Path]:
+    """``work`` emptied first and removed after success, or a temporary folder."""
+    if work is None:
+        with tempfile.TemporaryDirectory(prefix=f"lecture-{name}-") as tmp:
+            yield Path(tmp)
+        return
+    path = Path(work)
+    shutil.rmtree(path, ignore_errors=True)  # whatever a killed run left
+    path.mkdir(parents=True)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def _cache_root(job: ShardJob) -> Path:
+    shared = Path(job.cache)
+    return shared if shared.is_dir() else WORKER_CACHE
+
+
+def cache_view(shared: Path, work: Path) -> Path:
+    """Private copies of the TeX and text caches for one render (``Tex/``, ``texts/`` under the result).
+
+    Manim rewrites a cached text SVG in place each time a ``Text`` is built
+    (``remove_last_M``) and parses every SVG through a ``<name>_.svg`` file
+    beside it, so two renders building the same text in one folder truncate
+    each other's files. Copies (not links: a link shares the file) are safe.
+    """
+    view = work / "cache"
+    for kind in CACHE_KINDS:
+        (view / kind).mkdir(parents=True)
+        if (shared / kind).is_dir():
+            for f in (shared / kind).iterdir():
+                if f.is_file() and not f.name.endswith("_.svg") and not f.name.startswith("."):
+                    shutil.copyfile(f, view / kind / f.name)
+    return view
+
+
+def keep_new_cache_files(view: Path, shared: Path) -> None:
+    """Add what this render typeset to the shared caches (renamed into place, never half written)."""
+    try:
+        for kind in CACHE_KINDS:
+            (shared / kind).mkdir(parents=True, exist_ok=True)
+            for f in (view / kind).iterdir():
+                target = shared / kind / f.name
+                if f.is_file() and not f.name.endswith("_.svg") and not target.exists():
+                    tmp = target.with_name(f".{f.name}.{uuid.uuid4().hex}.partial")
+                    shutil.copyfile(f, tmp)
+                    tmp.replace(target)
+    except OSError:
+        pass  # a read-only cache only costs the next render a LaTeX run
+
+
+def _job_env(job: ShardJob, work: Path, cache: Path) -> dict[str, str]:
+    """The scene's environment, with the lecture file and recordings brought along where missing."""
+    env = dict(job.env)
+    if env.get("LECTURE_CONFIG") and not Path(env["LECTURE_CONFIG"]).is_file():
+        env["LECTURE_CONFIG"] = str(work / "lecture.toml")
+        Path(env["LECTURE_CONFIG"]).write_text(job.config_text)
+    if job.recordings and not Path(env.get("LECTURE_NARRATION", "")).is_dir():
+        folder = work / "narration"
+        (folder / job.clip.scene).mkdir(parents=True)
+        for name, data in job.recordings.items():
+            (folder / job.clip.scene / name).write_bytes(data)
+        env["LECTURE_NARRATION"] = str(folder)
+    if cache != Path(job.cache):  # the build's caches are not here: keep the voice with ours
+        env["LECTURE_VOICE_CACHE"] = str(cache / "voice")
+    return env
+
+
+def render_shard(job: ShardJob, report: Report | None = None) -> ShardOutput:
+    """Render one shard with the manim CLI in its own folder; return its video and (last shard) beats."""
+    start = time.monotonic()
+    say = report or (lambda _label, _status: None)
+    on_cluster = job.work is None
+    if on_cluster and render.clip_inputs_hash(job.clip, job.options, job.extra) != job.inputs_hash:
+        raise RenderError(
+            f"{job.label}: this worker ({socket.gethostname()}) has other scene code or another manim "
+            "than the build: install the same checkout on every worker"
+        )
+    span = "" if job.span is None else f" (animations {job.span[0]}-{job.span[1]})"
+    say(job.label, f"rendering{span}")
+    name = f"{job.clip.scene}-{job.shard}"
+    with _folder(job.work, name) as work:
+        cache = _cache_root(job)
+        view = cache_view(cache, work)
+        beats_out = work / "beats.json"
+        env = {**_job_env(job, work, cache), "LECTURE_BEATS_OUT": str(beats_out)}
+        cmd = render._manim_command(job.clip, job.options, work, cache=view, span=job.span)
+        render._run_manim(
+            job.clip, cmd, work / "manim.log", lambda _c, s: say(job.label, s), env, f"{job.label}: render"
+        )
+        src = render._find_output(work, job.clip, job.options)
+        segments = (src.parent / "partial_movie_files" / job.clip.scene).glob("*")
+        animations = sum(1 for p in segments if p.suffix != ".txt")  # one segment per animation
+        record = read_beats(beats_out) if beats_out.exists() else None
+        srt = src.with_suffix(".srt")
+        audio = {str(p): p.read_bytes() for p, _ in voice_placements(record)} if record and job.last else {}
+        keep_new_cache_files(view, cache)
+        output = ShardOutput(
+            src.read_bytes(),
+            record,
+            srt.read_text() if srt.exists() else None,
+            audio,
+            time.monotonic() - start,
+        )
+    say(job.label, f"rendered in {output.seconds:.1f}s ({animations} animations)")
+    return output
+
+
+def join_clip(
+    clip: Clip,
+    options: RenderOptions,
+    parts: list[ShardOutput],
+    frames: int | None = None,
+    work: str | None = None,
+    report: Report | None = None,
+) -> ClipOutput:
+    """Join ``parts`` without re-encoding, check them, lay the narration on; return the finished clip.
+
+    ``frames`` is the frame count the plan expects of the joined clip (checked when sharded).
+    """
+    start = time.monotonic()
+    record = parts[-1].record
+    try:
+        check_shards(clip.scene, [p.record for p in parts])
+    except ValueError as exc:
+        raise RenderError(str(exc)) from None
+    with _folder(work, f"{clip.scene}-join") as folder:
+        videos = [folder / f"shard-{k}.{options.fmt}" for k in range(len(parts))]
+        for path, part in zip(videos, parts, strict=True):
+            path.write_bytes(part.video)
+        joined = videos[0]
+        if len(parts) > 1:
+            if report is not None:
+                report(clip.scene, f"joining {len(parts)} shards")
+            joined = folder / f"joined.{options.fmt}"
+            join_videos(videos, joined, options.transparent)
+            _check_frames(clip, joined, frames)
+        if record is not None:
+            joined = _narrate(clip, options, joined, record, parts[-1].audio, folder, report)
+        video = joined.read_bytes()
+    warnings = tuple(b["warning"] for b in record["beats"] if b.get("warning")) if record else ()
+    return ClipOutput(
+        video, record, parts[-1].srt, tuple(p.seconds for p in parts), time.monotonic() - start, warnings
+    )
+
+
+def _check_frames(clip: Clip, joined: Path, frames: int | None) -> None:
+    found = count_frames(joined)
+    if frames is not None and found != frames:
+        raise RenderError(
+            f"{clip.scene}: the joined shards have {found} frames where the plan counted {frames}: "
+            "render it with --shards 1"
+        )
+
+
+def _narrate(
+    clip: Clip,
+    options: RenderOptions,
+    src: Path,
+    record: dict[str, Any],
+    audio: dict[str, bytes],
+    folder: Path,
+    report: Report | None,
+) -> Path:
+    """Lay the clip's voice into it (mp4 only), from files here or brought along by the last shard."""
+    if options.fmt != "mp4":
+        return src  # AAC belongs in mp4; webm and gif clips stay silent
+    if report is not None and any(b["audio"] for b in record["beats"]):
+        report(clip.scene, "laying the voice track")
+    local: dict[str, str] = {}
+    for k, (path, data) in enumerate(audio.items()):
+        if not Path(path).is_file():
+            local[path] = str(folder / f"voice-{k}.wav")
+            Path(local[path]).write_bytes(data)
+    beats = [{**b, "audio": [[local.get(p, p), at] for p, at in b["audio"]]} for b in record["beats"]]
+    voiced = folder / f"voiced-{src.name}"
+    return voiced if add_voice(src, {**record, "beats": beats}, voiced, probe(src).duration) else src
+
+
+def portable_toml(title: str, scenes: list[str], voice: str, raw: dict[str, Any]) -> str:
+    """A lecture file without paths (its recordings travel as bytes), for workers on other machines.
+
+    >>> import tomllib
+    >>> text = portable_toml("T", ["A"], "none", {"A": {"xs": [1, 2.5], "s": {"t": 'a"b'}}})
+    >>> tomllib.loads(text)["A"]
+    {'xs': [1, 2.5], 's': {'t': 'a"b'}}
+    >>> tomllib.loads(portable_toml("Attention \U0001F600 \U0001D53C", ["A"], "none", {}))["title"]
+    'Attention \U0001f600 \U0001d53c'
+
+    Written by ``tomli-w``: a hand-made writer escaped characters outside the BMP as JSON
+    surrogate pairs, which TOML rejects.
+    """
+    return tomli_w.dumps({"title": title, "scenes": scenes, "voice": voice, **raw})

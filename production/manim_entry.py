@@ -1,0 +1,77 @@
+"""The manim child process of a build: the manim CLI with exact skipping, or a plan of a scene's animations.
+
+Manim renders a range of animations (``-n FROM,UPTO``) by running the whole
+``construct()`` and skipping the animations outside the range. With
+:func:`manim_patches.install_exact_skipping`, a skipped animation advances the
+scene's clock exactly as a rendered one, so a shard starts from the same clock
+and scene state as the unsharded render, and a dry run counts the same
+animations (``docs/manim.md``).
+
+Run as ``python -m production.manim_entry render <manim render args>`` (the
+manim CLI with the patch) or ``python -m production.manim_entry plan CACHE
+QUALITY SCENE...`` (prepare each scene as :mod:`production.prepare` does, then
+print one JSON line per scene: its animations' frame counts and whether each
+is a frozen frame).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import manim_patches
+
+__all__ = ["timeline", "main", "MANIM_QUALITIES"]
+
+
+MANIM_QUALITIES = {
+    "l": "low_quality",
+    "m": "medium_quality",
+    "h": "high_quality",
+    "p": "production_quality",
+    "k": "fourk_quality",
+}
+
+
+def timeline(scene: str, cache: Path, quality: str) -> dict[str, Any]:
+    """Prepare ``scene`` (typeset, voice) in a dry run at ``quality``; its animations' frames.
+
+    Returns ``{"scene", "frame_rate", "duration", "animations": [[frames, frozen], ...]}``.
+    The frame rate matters: holds shorter than a frame are dropped, so even
+    the number of animations can depend on it.
+    """
+    from lecture.clips import find_clip
+    from production.prepare import cache_settings, dry_run
+
+    with manim_patches.recording_animations() as animations:
+        done = dry_run(find_clip(scene), quality=MANIM_QUALITIES[quality], **cache_settings(cache))
+    return {
+        "scene": scene,
+        "frame_rate": float(done.camera.frame_rate),
+        "duration": done.renderer.time,
+        "animations": [list(a) for a in animations],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: ``render <manim args>`` or ``plan CACHE QUALITY SCENE...``."""
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["plan"]:
+        for scene in args[3:]:
+            print("PLAN " + json.dumps(timeline(scene, Path(args[1]), args[2])), flush=True)
+        return 0
+    if args[:1] == ["render"]:
+        manim_patches.install_exact_skipping()
+        from manim.__main__ import main as manim_main
+
+        manim_main(args, prog_name="manim")
+        return 0
+    usage = "usage: python -m production.manim_entry render ARGS | plan CACHE QUALITY SCENE..."
+    print(usage, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,159 @@
+"""The lecture's offline page: every clip with captions and a storyboard, and Explore figures.
+
+``index.html`` is rendered from ``templates/index.html.j2`` with Jinja2; the
+page's CSS and JavaScript (``assets/``) and the figures' data are inlined, so
+the page is one file that works from ``file://`` with no network. Only the
+videos, their posters and the storyboard thumbnails sit beside it.
+
+``notes.html`` (``templates/notes.html.j2``, :func:`render_notes`) is the
+lecture for reading: each section's narration, beat by beat, from the same
+manifest beats the video speaks, each beside its storyboard thumbnail, and the
+section's key equations (:mod:`production.page.equations`) typeset to inline
+SVG. It prints to PDF from the browser.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+from drawing import theme
+from production.page.equations import typeset
+from production.page.figures import FIGURES, figure_data
+from production.page.storyboard import write_storyboard
+
+__all__ = ["render_page", "render_notes", "write_storyboard", "figure_data", "ASSETS", "TEMPLATES"]
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES = HERE / "templates"
+ASSETS = HERE / "assets"
+ROLES = ("BACKGROUND", "TEXT", "MUTED", "QUERY", "KEY", "VALUE", "WEIGHT", "TEMPERATURE", "SCORE", "WARNING")
+SCRIPTS = ("explore/common.js", "explore/ports.js")
+MIME = {"mp4": "video/mp4", "webm": "video/webm"}
+
+
+def _environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["clock"] = lambda t: f"{int(t // 60)}:{int(t % 60):02d}"
+    env.filters["log10"] = math.log10
+    return env
+
+
+def data_uri(path: Path, mime: str = "text/vtt") -> str:
+    """A small file as a data: URI: pages opened from file:// may not fetch track files."""
+    return f"data:{mime};base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def _asset(name: str) -> str:
+    return (ASSETS / name).read_text()
+
+
+def inline_json(data: Any) -> Markup:
+    """JSON safe inside a <script> element: no ``<`` can close it early."""
+    return Markup(json.dumps(data, allow_nan=False, separators=(",", ":")).replace("<", "\\u003c"))
+
+
+def _section_heading(clip: Mapping[str, Any]) -> str:
+    """A section's heading: its number and title (the title alone for the title section)."""
+    return clip["title"] if clip["section"] == "0" else f"{clip['section']}. {clip['title']}"
+
+
+def _clip_context(clip: Mapping[str, Any], folder: Path, index: int) -> dict[str, Any]:
+    """What the template needs of one clip: its player, storyboard and embed snippet."""
+    shots = {s["beat"]: s for s in clip.get("storyboard", [])}
+    heading = _section_heading(clip)
+    return {
+        **clip,
+        "id": f"clip-{index:02d}",
+        "heading": heading,
+        "vtt_inline": data_uri(folder / clip["captions"]["vtt"]),
+        "beats": [{**b, "image": shots[b["id"]]["image"]} for b in clip["beats"] if b["id"] in shots],
+    }
+
+
+def _figures(clips: Sequence[Mapping[str, Any]], overrides: Mapping[str, Mapping[str, Any]]) -> dict:
+    """Figure id -> data, for the scenes of this lecture that have an Explore figure."""
+    found = (figure_data(c["scene"], overrides.get(c["scene"], {})) for c in clips)
+    return dict(f for f in found if f is not None)
+
+
+def _clips_context(clips: Sequence[Mapping[str, Any]], folder: Path) -> list[dict[str, Any]]:
+    """Every clip's context, with the id of its Explore figure (None for a scene without one)."""
+    return [
+        {**_clip_context(c, folder, i), "figure": FIGURES[c["scene"]][0] if c["scene"] in FIGURES else None}
+        for i, c in enumerate(clips)
+    ]
+
+
+def render_page(
+    manifest: Mapping[str, Any], folder: Path, overrides: Mapping[str, Mapping[str, Any]] | None = None
+) -> str:
+    """The page's HTML for ``manifest`` (files in ``folder``), with the lecturer's data ``overrides``.
+
+    ``overrides`` maps a scene to its ``lecture.toml`` values (``LectureConfig.overrides``).
+    """
+    clips = manifest["clips"]
+    figures = _figures(clips, overrides or {})
+    lec = manifest["lecture"]
+    context = {
+        "title": manifest["title"],
+        "mime": MIME.get(clips[0]["format"], "video/mp4"),
+        "lecture": {
+            **lec,
+            "vtt_inline": data_uri(folder / lec["captions"]["vtt"]),
+            "chapters_inline": data_uri(folder / lec["chapters"]),
+        },
+        "clips": _clips_context(clips, folder),
+        "colours": {name.lower(): getattr(theme, name) for name in ROLES},
+        "css": Markup(_asset("page.css") + _asset("explore/explore.css")),
+        "scripts": Markup("\n".join(_asset(s) for s in (*SCRIPTS, *(f"explore/{k}.js" for k in figures)))),
+        "page_script": Markup(_asset("page.js")),
+        "figures": figures,
+        "figure_data": inline_json(figures),
+    }
+    return _environment().get_template("index.html.j2").render(context)
+
+
+def render_notes(manifest: Mapping[str, Any], tex_dir: Path) -> str:
+    """The lecture notes' HTML for ``manifest``: its beats' text by section, thumbnails, key equations.
+
+    The text is the manifest's beats, the same the video speaks; the
+    thumbnails are the storyboard's files (relative paths, beside the page);
+    the equations are typeset with manim's TeX, cached in ``tex_dir``.
+    """
+    sections = []
+    for clip in manifest["clips"]:
+        shots = {s["beat"]: s["image"] for s in clip.get("storyboard", [])}
+        sections.append(
+            {
+                "scene": clip["scene"],
+                "heading": _section_heading(clip),
+                "start": clip["start"],
+                "beats": [
+                    {**b, "image": shots.get(b["id"]), "at": clip["start"] + b["start"]}
+                    for b in clip["beats"]
+                ],
+                "equations": typeset(clip["scene"], tex_dir),
+            }
+        )
+    context = {
+        "title": manifest["title"],
+        "sections": sections,
+        "colours": {name.lower(): getattr(theme, name) for name in ROLES},
+        "css": Markup(_asset("notes.css")),
+    }
+    return _environment().get_template("notes.html.j2").render(context)

@@ -1,0 +1,175 @@
+"""Turn rendered clips into a lecture: captions, posters, storyboards, one video, chapters, manifest, pages.
+
+Everything lands in the clips' folder (``media/lecture/<resolution>/``) and
+is written to a temporary name first, then renamed into place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+import av
+import manim
+
+from lecture.config import LectureConfig
+from production.captions import chapters_vtt, clamp, parse_srt, shift, to_srt, to_vtt
+from production.media import audio_format, concat_videos, probe, save_last_frame
+from production.page import render_notes, render_page, write_storyboard
+from production.render import RenderOptions, RenderResult, write_text_atomic
+from production.soundtrack import join_voices, manifest_beats, mux_voice, read_beats
+
+__all__ = ["publish_lecture", "LECTURE_STEM"]
+
+LECTURE_STEM = "lecture"
+
+
+def sha256(path: Path) -> str:
+    """Hex digest of a file, read in chunks."""
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _clip_entry(result: RenderResult, options: RenderOptions, digest: str) -> tuple[dict[str, Any], list]:
+    """Manifest entry of one clip; writes its clamped SRT, its VTT and (if stale) its poster."""
+    info = probe(result.video)
+    cues = clamp(parse_srt(result.captions.read_text()), info.duration) if result.captions else []
+    srt, vtt, poster = (result.video.with_suffix(s) for s in (".srt", ".vtt", ".png"))
+    write_text_atomic(srt, to_srt(cues))
+    write_text_atomic(vtt, to_vtt(cues))
+    if result.rendered or not poster.exists() or poster.stat().st_mtime < result.video.stat().st_mtime:
+        save_last_frame(result.video, poster)
+    clip = result.clip
+    beats = manifest_beats(read_beats(result.beats)) if result.beats else []
+    storyboard = write_storyboard(result.video, beats, info.duration, info.fps, force=result.rendered)
+    entry = {
+        "scene": clip.scene,
+        "section": clip.section,
+        "title": clip.title,
+        "file": result.video.name,
+        "format": options.fmt,
+        "resolution": f"{info.width}x{info.height}",
+        "fps": round(info.fps, 3),
+        "duration": round(info.duration, 3),
+        "captions": {"srt": srt.name, "vtt": vtt.name},
+        "poster": poster.name,
+        "sha256": digest,
+        "audio": probe_audio(result.video),
+        "beats": beats,
+        "storyboard": storyboard,
+    }
+    return entry, cues
+
+
+def probe_audio(video: Path) -> dict[str, Any] | None:
+    """Codec, rate and channels of a clip's audio track (None for a silent clip)."""
+    with av.open(str(video)) as container:
+        if not container.streams.audio:
+            return None
+        stream = container.streams.audio[0]
+        return {"codec": stream.codec_context.name, "rate": stream.rate, "channels": stream.channels}
+
+
+def join_lecture(videos: Sequence[Path], out: Path) -> list[float]:
+    """Join the clips without re-encoding; returns clip starts.
+
+    When every clip carries the same audio format (the usual case: each
+    clip's voice already normalised and checked), the audio packets are
+    copied too. When only some clips speak, their voices are decoded, laid
+    on one track and encoded once, normalised like a clip's.
+    """
+    formats = {audio_format(v) for v in videos}
+    if len(formats) == 1:
+        return concat_videos(videos, out, audio=None not in formats)
+    joined = out.with_name(f".{out.stem}.video{out.suffix}")
+    try:
+        starts = concat_videos(videos, joined)
+        track = join_voices(videos, starts, probe(joined).duration)
+        assert track is not None  # the formats differ, so some clip speaks
+        mux_voice(joined, track, out)
+    finally:
+        joined.unlink(missing_ok=True)
+    return starts
+
+
+def transcript(title: str, clips: Sequence[dict[str, Any]]) -> str:
+    """Markdown transcript of the lecture: each clip's narration, beat by beat, with its time."""
+    lines = [f"# {title}", ""]
+    for clip in clips:
+        heading = clip["title"] if clip["section"] == "0" else f"{clip['section']}. {clip['title']}"
+        lines += [f"## {heading}", ""]
+        for beat in clip["beats"]:
+            at = clip["start"] + beat["start"]
+            lines += [f"[{int(at // 60)}:{at % 60:04.1f}] {beat['text']}", ""]
+    return "\n".join(lines)
+
+
+def publish_lecture(
+    results: Sequence[RenderResult],
+    options: RenderOptions,
+    out_dir: Path,
+    title: str,
+    config: LectureConfig | None = None,
+) -> Path:
+    """Write captions, posters, storyboards, the joined lecture, chapters, manifest and both pages.
+
+    The pages are ``index.html`` (the players) and ``notes.html`` (the lecture notes).
+
+    ``config`` is the lecture file the clips were rendered from: the page's
+    Explore figures show its data (the defaults when None).
+    """
+    video = out_dir / f"{LECTURE_STEM}.{options.fmt}"
+    manifest_path = out_dir / "manifest.json"
+    previous = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
+    digests = [sha256(r.video) for r in results]
+    same_clips = [e["sha256"] for e in previous.get("clips", [])] == digests
+    # the joined lecture, the clips' posters and their storyboards are written side by side
+    with ThreadPoolExecutor(max(1, min(len(results) + 1, os.cpu_count() or 1))) as pool:
+        joining = (
+            None
+            if same_clips and video.exists()
+            else pool.submit(join_lecture, [r.video for r in results], video)
+        )
+        made = pool.map(lambda r, d: _clip_entry(r, options, d), results, digests)
+        entries, cue_lists = zip(*made, strict=True)
+        starts = [c["start"] for c in previous["clips"]] if joining is None else joining.result()
+    ends = [s + e["duration"] for s, e in zip(starts, entries, strict=True)]
+    lecture_cues = [cue for s, cues in zip(starts, cue_lists, strict=True) for cue in shift(cues, s)]
+    write_text_atomic(out_dir / f"{LECTURE_STEM}.srt", to_srt(lecture_cues))
+    write_text_atomic(out_dir / f"{LECTURE_STEM}.vtt", to_vtt(lecture_cues))
+    chapters = [
+        (s, e, f"{c['section']}. {c['title']}" if c["section"] != "0" else c["title"])
+        for s, e, c in zip(starts, ends, entries, strict=True)
+    ]
+    write_text_atomic(out_dir / "chapters.vtt", chapters_vtt(chapters))
+    clips_entries = [{**e, "start": round(s, 6)} for e, s in zip(entries, starts, strict=True)]
+    manifest = {
+        "title": title,
+        "quality": options.quality,
+        "manim_version": manim.__version__,
+        "project_version": version("attention-lecture"),
+        "lecture": {
+            "file": video.name,
+            "duration": round(probe(video).duration, 3),
+            "captions": {"srt": f"{LECTURE_STEM}.srt", "vtt": f"{LECTURE_STEM}.vtt"},
+            "chapters": "chapters.vtt",
+            "sha256": sha256(video),
+        },
+        "clips": clips_entries,
+    }
+    write_text_atomic(manifest_path, json.dumps(manifest, indent=2) + "\n")
+    write_text_atomic(out_dir / "transcript.md", transcript(title, clips_entries))
+    overrides = (config or LectureConfig()).overrides
+    write_text_atomic(out_dir / "index.html", render_page(manifest, out_dir, overrides))
+    # the notes' equations are typeset in the TeX cache the renders share (media/Tex)
+    write_text_atomic(out_dir / "notes.html", render_notes(manifest, out_dir.parent.parent / "Tex"))
+    return out_dir / "index.html"

@@ -1,0 +1,40 @@
+"""Every lecture scene as a manim-slides deck: ``<Scene>Slides`` pauses at the scene's natural breakpoints.
+
+Needs the ``slides`` extra (``pip install -e ".[slides]"``). ``make slides`` renders the
+decks and converts them to one offline HTML file, PPTX and PDF.
+
+manim-slides 5.7.0 was written for manim before 0.22, which removed the config
+keys ``write_to_movie`` and ``flush_cache`` and rejects ``max_files_cached = inf``.
+:func:`manim_patches.install_slides_config` restores those three keys with their
+0.21 meaning before manim-slides is imported; ``tests/production/test_slides.py`` covers it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from manim import Scene
+
+import manim_patches
+from lecture.clips import LECTURE
+from scenes import load_scene
+
+__all__ = ["deck_class", "DECKS"]
+
+
+def deck_class(scene: type[Scene]) -> type[Scene]:
+    """``<Scene>Slides``: the scene with manim-slides' ``Slide`` in front of it in the MRO."""
+    manim_patches.install_slides_config()
+    import manim_slides  # the optional dependency
+
+    slide: Any = manim_slides.Slide  # type: ignore[attr-defined]
+    return type(f"{scene.__name__}Slides", (slide, scene), {"__module__": __name__})
+
+
+DECKS: dict[str, type[Scene]] = {}
+try:
+    for _clip in LECTURE:
+        DECKS[_clip.scene] = deck_class(load_scene(_clip))
+        globals()[f"{_clip.scene}Slides"] = DECKS[_clip.scene]
+except ImportError:  # manim-slides not installed: the decks are simply not defined
+    DECKS.clear()

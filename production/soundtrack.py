@@ -1,0 +1,129 @@
+"""A rendered clip's narration: its beats, the captions made from them, and its normalised voice track.
+
+A scene run by the build writes its beats (``LECTURE_BEATS_OUT``): each beat's
+id, text, start and end, voice, the sound files to place and the caption cues.
+This module turns that record into the clip's captions and lays, normalises
+and muxes the voice into the clip.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import av
+import numpy as np
+
+from production.audio import MAX_TRUE_PEAK, SAMPLE_RATE, lay_track, measure, mux_audio, normalise
+from production.captions import Cue
+
+__all__ = [
+    "read_beats",
+    "beat_cues",
+    "manifest_beats",
+    "voice_placements",
+    "add_voice",
+    "mux_voice",
+    "decode_audio",
+    "join_voices",
+]
+
+
+def read_beats(path: Path) -> dict[str, Any]:
+    """The beats record a scene wrote (``{"scene", "duration", "beats": [...]}``)."""
+    return json.loads(Path(path).read_text())
+
+
+def beat_cues(record: dict[str, Any]) -> list[Cue]:
+    """Caption cues of every beat, in clip time."""
+    return [
+        Cue(start, start + length, text) for beat in record["beats"] for text, start, length in beat["cues"]
+    ]
+
+
+def manifest_beats(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The beats as the manifest lists them: id, text, start, end (seconds into the clip), voice, engine.
+
+    ``voice`` is ``draft``, ``recorded`` or ``none``; ``engine`` names what spoke the beat
+    (``"piper en_US-joe-medium"``, ``"festival cmu_us_slt_arctic_hts"``, ``"recording"`` or ``"none"``).
+    """
+    keys = ("id", "text", "start", "end", "voice", "engine")
+    return [{k: beat[k] for k in keys} for beat in record["beats"]]
+
+
+def voice_placements(record: dict[str, Any]) -> list[tuple[Path, float]]:
+    """(sound file, start in clip time) of everything the voice says in the clip."""
+    return [(Path(path), start) for beat in record["beats"] for path, start in beat["audio"]]
+
+
+def add_voice(video: Path, record: dict[str, Any], out: Path, duration: float) -> bool:
+    """Write ``out``: ``video`` with its narration as a normalised AAC track; False when it has none."""
+    placements = voice_placements(record)
+    if not placements:
+        return False
+    mux_voice(video, lay_track(placements, duration, SAMPLE_RATE), out)
+    return True
+
+
+SHIPPED_MARGIN_DB = 0.1
+"""How far under the true-peak ceiling the *decoded* AAC track must measure."""
+AAC_OVERSHOOT_DB = 0.5
+"""Room left for AAC at the first try: its decoded peaks measured 0.3-0.6 dB above the source's on
+the lecture's clips, so aiming this far under the ceiling ships most tracks after one encoding."""
+
+
+def mux_voice(video: Path, track: np.ndarray, out: Path, rounds: int = 4) -> None:
+    """Normalise ``track``, encode it beside ``video``'s frames into ``out``, and check what ships.
+
+    AAC does not keep the waveform: its decoded peaks land a few tenths of a
+    dB above the normalised source's. So the encoded file is decoded and
+    measured, and while its true peak is above the ceiling the source is
+    normalised again under a ceiling lowered by the overshoot. The first try
+    already leaves :data:`AAC_OVERSHOOT_DB` of room, so most tracks are encoded once.
+    """
+    ceiling = MAX_TRUE_PEAK - AAC_OVERSHOOT_DB
+    for _ in range(rounds):
+        mux_audio(video, normalise(track, SAMPLE_RATE, max_true_peak=ceiling), SAMPLE_RATE, out)
+        shipped = decode_audio(out)
+        peak = measure(shipped, SAMPLE_RATE)[1] if shipped is not None else float("-inf")
+        over = peak - (MAX_TRUE_PEAK - SHIPPED_MARGIN_DB)
+        if over <= 0:
+            return
+        ceiling -= over
+    raise RuntimeError(f"{out.name}: the voice track's true peak stays above {MAX_TRUE_PEAK} dBTP after AAC")
+
+
+def decode_audio(video: Path, sample_rate: int = SAMPLE_RATE) -> np.ndarray | None:
+    """The first audio track of ``video`` as mono float32 at ``sample_rate``; None when it has none."""
+    with av.open(str(video)) as container:
+        if not container.streams.audio:
+            return None
+        resampler = av.AudioResampler(format="flt", layout="mono", rate=sample_rate)
+        parts = [
+            out.to_ndarray().reshape(-1)
+            for frame in container.decode(container.streams.audio[0])
+            for out in resampler.resample(frame)
+        ]
+        parts += [out.to_ndarray().reshape(-1) for out in resampler.resample(None)]
+    return np.concatenate(parts).astype(np.float32) if parts else np.zeros(0, np.float32)
+
+
+def join_voices(videos: Sequence[Path], starts: Sequence[float], duration: float) -> np.ndarray | None:
+    """One track for the joined lecture: each clip's voice at its start; None if every clip is silent.
+
+    The clips' tracks are decoded and laid end to end (a clip without a voice
+    leaves silence); :func:`mux_voice` then encodes it with its peaks checked.
+    """
+    track = np.zeros(round(duration * SAMPLE_RATE), dtype=np.float32)
+    heard = False
+    for video, start in zip(videos, starts, strict=True):
+        voice = decode_audio(video)
+        if voice is None:
+            continue
+        at = round(start * SAMPLE_RATE)
+        part = voice[: max(0, track.size - at)]
+        track[at : at + part.size] = part
+        heard = True
+    return track if heard else None

@@ -1,0 +1,192 @@
+"""The base class every lecture scene derives from: beats with narration, title card, live updaters."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, ClassVar
+
+from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, ValueTracker, VGroup, config, linear
+
+import manim_patches
+from drawing import theme
+from drawing.widgets import label, wrapped
+from narration.narrator import BREATH, Narrator, Spoken
+
+__all__ = ["LectureScene", "live_parts"]
+
+
+def live_parts(mob: Mobject) -> tuple[list[Mobject], list[Mobject]]:
+    """Split ``mob`` into (parts that stay still, parts that change) for a live redraw.
+
+    Widgets say which of their parts change (``live_parts()``); a plain group
+    is split member by member; any other mobject counts as changing.
+    """
+    own = getattr(mob, "live_parts", None)
+    if callable(own):
+        return own()
+    if type(mob) in (VGroup, Group):
+        still: list[Mobject] = []
+        moving: list[Mobject] = []
+        for sub in mob.submobjects:
+            s, m = live_parts(sub)
+            still += s
+            moving += m
+        return still, moving
+    return [], [mob]
+
+
+class LectureScene(Scene):
+    """A scene of the lecture: one section, a title card, captions on every step.
+
+    Subclasses set ``section`` and ``title`` and write ``construct`` as a
+    storyboard of short named steps.
+    """
+
+    section: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        manim_patches.install()  # held frames, parsed SVGs and unchanged paths: see manim_patches
+        super().__init__(*args, **kwargs)
+
+    def setup(self) -> None:
+        """Apply the lecturer's overrides (``LECTURE_CONFIG``) before ``construct`` runs."""
+        from lecture.config import apply_overrides  # late: config imports the scene list
+
+        self.live_drivers: dict[int, tuple[VGroup, VGroup]] = {}
+        self.narrator = Narrator(self.script_name())
+        self.beats: list[dict[str, Any]] = []
+        apply_overrides(self)
+
+    @classmethod
+    def script_name(cls) -> str:
+        """The section scene's name, also for subclasses that only change how it is built (decks, tests)."""
+        return next(k.__name__ for k in cls.__mro__ if "construct" in vars(k) or k is LectureScene)
+
+    @contextmanager
+    def beat(self, slug: str, text: str) -> Iterator[Spoken]:
+        """One beat of the storyboard: its narration is spoken while the body animates.
+
+        The beat lasts at least as long as its narration plus a breath: when
+        the body's animations are shorter, the last frame is held. The body
+        may pace itself on ``spoken.duration``. Captions come from the
+        narration, and each beat ends a slide when rendered as a deck.
+        """
+        beat_id = f"{self.script_name()}.{len(self.beats) + 1:02d}-{slug}"
+        spoken = self.narrator.speak(beat_id, text)
+        if spoken.warning:
+            print(f"warning: {spoken.warning}", file=sys.stderr)
+        start = self.renderer.time
+        self.speech_ends = start + spoken.duration
+        for cue in spoken.cues:
+            self.add_subcaption(cue.text, duration=cue.duration, offset=cue.offset)
+        yield spoken
+        self.hold(start + spoken.duration + BREATH - self.renderer.time)
+        self.record_beat(spoken, start)
+        self.slide_break()
+
+    def speech_left(self) -> float:
+        """Seconds of the current beat's narration still to come (0 once it has been spoken)."""
+        return max(0.0, getattr(self, "speech_ends", 0.0) - self.renderer.time)
+
+    def until_said(self, spoken: Spoken, words: str) -> None:
+        """Hold until the narration reaches ``words`` (placed within their caption cue by characters)."""
+        cue, text = next((c, t) for c in spoken.cues if words in (t := " ".join(c.text.split())))
+        at = cue.offset + cue.duration * text.index(words) / len(text)
+        self.hold(self.speech_ends - spoken.duration + at - self.renderer.time)
+
+    def hold(self, seconds: float) -> None:
+        """Hold the frame for ``seconds`` (nothing when it is less than one frame).
+
+        The frame is frozen: live updaters would redraw the same picture on
+        every frame of a hold (nothing they follow moves while the voice
+        speaks), so the frame is drawn once and repeated.
+        """
+        if seconds >= 1.0 / config.frame_rate:
+            self.wait(seconds, frozen_frame=True)
+
+    def fade_in(self, *mobjects: Mobject, run_time: float = 1.5) -> None:
+        """Fade ``mobjects`` in together."""
+        self.play(*(FadeIn(m) for m in mobjects), run_time=run_time)
+
+    def sweep_to(self, tracker: ValueTracker, value: float, seconds: float) -> None:
+        """Move ``tracker`` linearly to ``value`` in ``seconds``."""
+        self.play(tracker.animate.set_value(value), run_time=seconds, rate_func=linear)
+
+    def title_card(self) -> None:
+        """The section's title card, shown while the beat's narration lasts, then cleared."""
+        heading = label(self.section, color=theme.MUTED, size=theme.BODY_SIZE)
+        width = theme.SAFE_RIGHT - theme.SAFE_LEFT
+        name = wrapped(self.title, width=width, size=theme.TITLE_SIZE, max_lines=2)
+        card = VGroup(heading, name).arrange(DOWN, buff=0.35).move_to(0.3 * UP)
+        self.play(FadeIn(card, shift=0.2 * UP), run_time=0.6)
+        self.hold(max(self.speech_left(), theme.TITLE_CARD_SECONDS - 1.0))
+        self.play(FadeOut(card), run_time=0.4)
+
+    def record_beat(self, spoken: Spoken, start: float) -> None:
+        """Note the beat's times, voice and sound; play its sound when manim itself writes the video."""
+        self.beats.append(
+            {
+                "id": spoken.beat_id,
+                "text": spoken.text,
+                "start": round(start, 3),
+                "end": round(self.renderer.time, 3),
+                "voice": spoken.voice,
+                "engine": spoken.engine,
+                "audio": [[str(path), round(start + offset, 3)] for path, offset in spoken.audio],
+                "cues": [[c.text, round(start + c.offset, 3), c.duration] for c in spoken.cues],
+                "warning": spoken.warning,
+            }
+        )
+        if "LECTURE_BEATS_OUT" not in os.environ:  # plain manim CLI: manim mixes the voice in
+            for path, offset in spoken.audio:
+                self.add_sound(str(path), time_offset=start + offset - self.renderer.time)
+
+    def tear_down(self) -> None:
+        """Write the beats for the build (``LECTURE_BEATS_OUT``), if it asked for them."""
+        out = os.environ.get("LECTURE_BEATS_OUT")
+        if out:
+            with open(out, "w") as fh:
+                record = {"scene": self.script_name(), "duration": self.renderer.time, "beats": self.beats}
+                json.dump(record, fh)
+        super().tear_down()
+
+    def slide_break(self) -> None:
+        """A breakpoint: a new slide when rendered as a deck (manim-slides), nothing otherwise."""
+        next_slide = getattr(self, "next_slide", None)
+        if callable(next_slide):
+            next_slide()
+
+    def go_live(self, group: VGroup, refresh: Callable[[], None]) -> None:
+        """Redraw ``group`` with ``refresh()`` on every frame, until :meth:`stop_live`.
+
+        During ``play()`` manim draws every mobject that neither moves nor has
+        an updater once, into a background image, and redraws the rest on
+        every frame. So the parts of ``group`` that ``refresh`` leaves alone
+        (a widget's ``live_parts()`` names them: axes, titles, labels) go into
+        the scene on their own, and only the changing parts are redrawn each
+        frame, driven by one updater placed last in the scene. Everything
+        ``refresh`` changes must belong to ``group``.
+        """
+        self.stop_live(group)
+        still, moving = live_parts(group)
+        self.remove(group)
+        self.add(*still)
+        driver = VGroup(*moving)
+        driver.add_updater(lambda _m: refresh())
+        self.add(driver)
+        self.live_drivers[id(group)] = (group, driver)
+
+    def stop_live(self, group: VGroup) -> None:
+        """Stop redrawing ``group`` every frame; it stays in the scene as one group."""
+        entry = self.live_drivers.pop(id(group), None)
+        if entry is None:
+            return
+        _group, driver = entry
+        driver.clear_updaters()
+        self.remove(driver)
+        self.add(group)

@@ -1,1 +1,0 @@
-"""The build: command line, render workers, audio, publishing."""

@@ -1,1 +1,0 @@
-"""The drawing kit: theme, widgets, base scene, voice."""

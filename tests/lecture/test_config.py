@@ -1,0 +1,81 @@
+"""lecture.toml: validation, and overrides reaching the scenes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lecture.clips import LECTURE, find_clip
+from lecture.config import ENV_VAR, ConfigError, load_config
+from tests.scenes.conftest import SceneRun
+
+LECTURER = """
+title = "Week 5"
+scenes = ["LectureTitle", "TemperatureSweep", "HeadRouting"]
+
+[TemperatureSweep]
+scores = [0.5, 2.0, 1.0, 3.0, -0.7]
+
+[HeadRouting]
+sentence = { tokens = [
+  { text = "Dogs", pos = "NOUN", phrase = 0 },
+  { text = "bark", pos = "VERB", subject = 0 },
+  { text = "at", pos = "PREP", head = 1 },
+  { text = "night", pos = "NOUN", phrase = 1 },
+] }
+"""
+
+
+@pytest.fixture
+def lecturer_file(tmp_path, monkeypatch):
+    path = tmp_path / "lecture.toml"
+    path.write_text(LECTURER)
+    monkeypatch.setenv(ENV_VAR, str(path))
+    return path
+
+
+def test_defaults_without_a_file():
+    config = load_config(None)
+    assert config.clips == LECTURE and config.title == "Attention" and config.overrides == {}
+
+
+def test_file_chooses_orders_and_overrides(lecturer_file):
+    config = load_config(lecturer_file)
+    assert [c.scene for c in config.clips] == ["LectureTitle", "TemperatureSweep", "HeadRouting"]
+    assert config.overrides["TemperatureSweep"]["scores"] == (0.5, 2.0, 1.0, 3.0, -0.7)
+    assert config.fingerprint(find_clip("TemperatureSweep")) != load_config(None).fingerprint(
+        find_clip("TemperatureSweep")
+    )
+    assert config.fingerprint(find_clip("KVCacheGrowth")) == load_config(None).fingerprint(
+        find_clip("KVCacheGrowth")
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("[KVCacheGrowth]\nn_prompt = 10\n", "n_prompt must be smaller"),
+        ("[TemperatureSweep]\nscores = [1]\n", "scores must be a list of 2 to 16"),
+        ("[TemperatureSweep]\nspeed = 2\n", r"unknown key\(s\) \['speed'\]"),
+        ("scenes = []\n", "non-empty list"),
+        ('scenes = ["TemperatureSweep", "TemperatureSweep"]\n', "twice"),
+        ("[FixedVsQueryWeights]\nn_points = true\n", "n_points must be an integer"),
+    ],
+)
+def test_invalid_files_are_rejected(tmp_path, text, match):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=match):
+        load_config(path)
+
+
+def test_overrides_reach_the_scenes_and_still_lay_out_cleanly(lecturer_file, tmp_path):
+    sweep = SceneRun(find_clip("TemperatureSweep"), tmp_path)
+    np.testing.assert_array_equal(sweep.scene.s, [0.5, 2.0, 1.0, 3.0, -0.7])
+    assert sweep.problems == []
+    heads = SceneRun(find_clip("HeadRouting"), tmp_path)
+    assert heads.scene.heads.sentence.texts == ("Dogs", "bark", "at", "night")
+    assert heads.problems == []
+    title = SceneRun(find_clip("LectureTitle"), tmp_path)
+    assert title.scene.lecture_title == "Week 5"
+    assert len(title.scene.outline) == 2 and title.problems == []

@@ -1,0 +1,56 @@
+"""Parsed SVGs loaded from disk have exactly the points a fresh parse gives."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import MathTex, Text, tempconfig
+from manim.mobject.svg.svg_mobject import SVGMobject
+
+import manim_patches
+
+
+def _points(mob) -> list[np.ndarray]:
+    return [m.points for m in mob.family_members_with_points()]
+
+
+def _build(tmp_path, original: bool):
+    saved = SVGMobject.init_svg_mobject
+    SVGMobject.init_svg_mobject = manim_patches.MANIM_INIT_SVG if original else manim_patches.init_from_disk
+    try:
+        with tempconfig({"tex_dir": str(tmp_path / "Tex"), "text_dir": str(tmp_path / "texts")}):
+            return MathTex(r"H(a) = -\sum_i a_i \log a_i"), Text("weights follow q")
+    finally:
+        SVGMobject.init_svg_mobject = saved
+
+
+def test_loaded_mobjects_equal_parsed_ones(tmp_path) -> None:
+    parsed = _build(tmp_path, original=True)
+    first = _build(tmp_path, original=False)  # parses and keeps
+    kept = sorted((tmp_path / manim_patches.SVG_FOLDER).glob("*.pickle"))
+    assert len(kept) >= 2
+    stamps = [p.stat().st_mtime_ns for p in kept]
+    loaded = _build(tmp_path, original=False)  # loads
+    assert [p.stat().st_mtime_ns for p in kept] == stamps  # read, not rewritten
+    for a, b, c in zip(parsed, first, loaded, strict=True):
+        pa, pb, pc = _points(a), _points(b), _points(c)
+        assert len(pa) == len(pb) == len(pc) > 0
+        for x, y, z in zip(pa, pb, pc, strict=True):
+            assert np.array_equal(x, y) and np.array_equal(x, z)
+
+
+def test_a_broken_pickle_is_parsed_again(tmp_path) -> None:
+    parsed = _build(tmp_path, original=False)
+    for path in (tmp_path / manim_patches.SVG_FOLDER).glob("*.pickle"):
+        path.write_bytes(b"not a pickle")
+    again = _build(tmp_path, original=False)
+    for a, b in zip(parsed, again, strict=True):
+        assert all(np.array_equal(x, y) for x, y in zip(_points(a), _points(b), strict=True))
+    kept = (tmp_path / manim_patches.SVG_FOLDER).glob("*.pickle")
+    assert all(p.read_bytes() != b"not a pickle" for p in kept)
+
+
+def test_the_cache_sits_beside_the_resolved_text_folder(tmp_path) -> None:
+    # manim's text_dir is the template "{media_dir}/texts" unless set: the cache follows the media folder.
+    with tempconfig({"media_dir": str(tmp_path / "media")}):
+        path = manim_patches.cached_svg_path(Text("where"))
+    assert path is not None and path.parent == tmp_path / "media" / manim_patches.SVG_FOLDER

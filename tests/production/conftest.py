@@ -1,0 +1,137 @@
+"""A whole lecture published from small synthetic clips (no manim render), and the page open in Chromium.
+
+Every scene of the lecture gets a 3-second clip with three 1-second beats; a
+coloured square sits in a different place each second, so a thumbnail shows
+which moment it was taken from. The first second of every clip shows its square
+only until 0.67 s: that beat ends blank. The lecture file overrides the data
+of sections 2, 3, 5 and 6, so the figures must show the lecturer's data.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import av
+import numpy as np
+import pytest
+
+from drawing import theme
+from lecture.clips import LECTURE
+from lecture.config import load_config
+from production.captions import Cue, to_srt
+from production.publish import publish_lecture
+from production.render import RenderOptions, RenderResult
+from tests.production.browser import chromium, open_page
+
+FPS, SIZE, SECONDS = 15, (320, 180), 3
+SQUARE = 40
+TITLE = "Attention <week 5> & more"
+LECTURE_TOML = """\
+title = "Attention <week 5> & more"
+voice = "none"
+
+[KernelRegressionCollapse]
+n_points = 12
+seed = 3
+query = 0.6
+
+[TemperatureSweep]
+scores = [0.5, 2.0, 1.0, 3.0, 0.2, -1.0]
+
+[HeadRouting]
+sentence = { tokens = [
+    { text = "Dogs", pos = "NOUN", phrase = 0 },
+    { text = "chase", pos = "VERB", subject = 0 },
+    { text = "a", pos = "DET", phrase = 1 },
+    { text = "red", pos = "ADJ", phrase = 1 },
+    { text = "ball", pos = "NOUN", phrase = 1 },
+] }
+
+[KVCacheGrowth]
+words = ["A", "</script>", "ran", "to", "the", "park"]
+n_prompt = 2
+"""
+
+
+def square_x(second: int) -> int:
+    """Left edge of the square during ``second``."""
+    return 30 + 100 * second
+
+
+def write_clip(path: Path) -> None:
+    """A silent H.264 clip: the background colour, and a yellow square that moves each second."""
+    background = np.array([int(theme.BACKGROUND[i : i + 2], 16) for i in (1, 3, 5)], dtype=np.uint8)
+    with av.open(str(path), "w") as container:
+        stream = container.add_stream("libx264", rate=FPS)
+        stream.width, stream.height, stream.pix_fmt = *SIZE, "yuv420p"
+        for i in range(SECONDS * FPS):
+            second = i // FPS
+            img = np.tile(background, (SIZE[1], SIZE[0], 1))
+            if second > 0 or i < 10:  # the first beat ends blank: its square leaves at 0.67 s
+                img[70 : 70 + SQUARE, square_x(second) : square_x(second) + SQUARE] = (240, 228, 66)
+            for packet in stream.encode(av.VideoFrame.from_ndarray(img, format="rgb24")):
+                container.mux(packet)
+        for packet in stream.encode():
+            container.mux(packet)
+
+
+def write_beats(stem: Path, scene: str) -> None:
+    """The beats record a render writes, and the clip's SRT: one beat and one cue per second."""
+    beats = [
+        {
+            "id": f"{scene}.{k + 1:02d}-beat",
+            "text": f"{scene}, beat {k + 1}: what the viewer sees now.",
+            "start": float(k),
+            "end": float(k + 1),
+            "voice": "none",
+            "engine": "none",
+            "audio": [],
+            "cues": [[f"Beat {k + 1} of {scene}", float(k), 0.9]],
+        }
+        for k in range(SECONDS)
+    ]
+    record = {"scene": scene, "duration": float(SECONDS), "beats": beats}
+    Path(f"{stem}.beats.json").write_text(json.dumps(record))
+    stem.with_suffix(".srt").write_text(
+        to_srt([Cue(float(k), k + 0.9, f"Beat {k + 1} of {scene}") for k in range(3)])
+    )
+
+
+@pytest.fixture(scope="session")
+def lecture(tmp_path_factory) -> dict:
+    """Publish the synthetic lecture; returns its folder, manifest and lecture file."""
+    out = tmp_path_factory.mktemp("page") / "480p15"
+    out.mkdir()
+    toml = out.parent / "lecture.toml"
+    toml.write_text(LECTURE_TOML)
+    config = load_config(toml)
+    results = []
+    for i, clip in enumerate(LECTURE):
+        stem = out / f"{i:02d}-{clip.scene}"
+        write_clip(stem.with_suffix(".mp4"))
+        write_beats(stem, clip.scene)
+        beats = Path(f"{stem}.beats.json")
+        results.append(
+            RenderResult(clip, stem.with_suffix(".mp4"), stem.with_suffix(".srt"), True, 0.0, beats)
+        )
+    page = publish_lecture(results, RenderOptions("l"), out, config.title, config)
+    manifest = json.loads((out / "manifest.json").read_text())
+    return {"out": out, "page": page, "manifest": manifest, "config": config, "results": results}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture(scope="session")
+def opened(lecture, browser):
+    """The published page, open at 1280 pixels wide, every figure started and every video loaded."""
+    page = open_page(browser, lecture["page"].as_uri())
+    n_videos = len(LECTURE) + 1
+    page.page.wait_for_function(f"document.body.dataset.videosLoaded === '{n_videos}'", timeout=20000)
+    page.page.wait_for_function("document.querySelectorAll('[data-explore][data-ready]').length === 5")
+    yield page
+    page.page.close()

@@ -1,0 +1,131 @@
+"""Shards: a clip rendered in ranges of its animations and joined equals the clip rendered whole."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lecture.config import load_config
+from manim_patches import rendered_frames
+from production.cli import main
+from production.jobs import portable_toml
+from production.media import probe
+from production.shards import Timeline, auto_shards, check_shards, split
+from production.soundtrack import decode_audio
+from tests.production.shard_helpers import REPO, assert_same_frames, clean_env, cli, media_with_caches
+
+
+@given(st.lists(st.floats(0.1, 100.0), min_size=1, max_size=60), st.integers(1, 70))
+def test_split_cuts_contiguous_non_empty_ranges(costs, n):
+    spans = split(costs, n)
+    assert len(spans) == min(n, len(costs))
+    assert spans[0][0] == 0 and spans[-1][1] == len(costs) - 1
+    assert all(first <= last for first, last in spans)
+    assert all(a[1] + 1 == b[0] for a, b in zip(spans, spans[1:], strict=False))
+
+
+def test_split_balances_the_cost():
+    costs = [1.0] * 30 + [10.0] * 3
+    parts = [sum(costs[a : b + 1]) for a, b in split(costs, 3)]
+    assert max(parts) - min(parts) <= 10.0
+
+
+def test_auto_shards_follow_the_clip_lengths_and_the_workers():
+    long = Timeline("Long", 15.0, 120.0, ((30, False),) * 60)
+    short = Timeline("Short", 15.0, 20.0, ((30, False),) * 10)
+    assert auto_shards([long], 1) == {"Long": 1}
+    assert auto_shards([long], 2) == {"Long": 2}
+    assert auto_shards([long, short], 2) == {"Long": 2, "Short": 1}  # share 70 s: only the long one is cut
+    assert auto_shards([long, short], 64) == {"Long": 12, "Short": 2}  # at least 10 s of video a shard
+    assert auto_shards([Timeline("Few", 15.0, 120.0, ((900, False),) * 4)], 8) == {"Few": 1}
+
+
+def test_rendered_frames_match_manims_own_count():
+    assert rendered_frames(1.0, False, 15) == 15
+    assert rendered_frames(1.01, False, 15) == 16  # a play() draws every frame that starts before its end
+    assert rendered_frames(1.06, True, 15) == 15  # a frozen wait() writes whole frames only
+
+
+def test_shards_whose_beats_disagree_are_refused():
+    beat = {"id": "a", "start": 0.0, "end": 1.0}
+    full = {"beats": [beat, {**beat, "id": "b", "start": 1.0}]}
+    check_shards("S", [{"beats": [beat]}, full])
+    with pytest.raises(ValueError, match="not deterministic"):
+        check_shards("S", [{"beats": [{**beat, "end": 1.1}]}, full])
+
+
+def test_the_lecture_file_travels_to_other_machines_without_its_paths(tmp_path):
+    text = (
+        'title = "Week \\"5\\""\nscenes = ["LectureTitle", "TemperatureSweep"]\nnarration = "rec"\n'
+        "[TemperatureSweep]\nscores = [0.5, 2.0, 1.0]\n"
+    )
+    (tmp_path / "rec").mkdir()
+    (tmp_path / "lecture.toml").write_text(text)
+    config = load_config(tmp_path / "lecture.toml")
+    scenes = [c.scene for c in config.clips]
+    (tmp_path / "portable.toml").write_text(portable_toml(config.title, scenes, "none", config.raw))
+    again = load_config(tmp_path / "portable.toml")
+    assert (again.title, again.clips, again.overrides) == (config.title, config.clips, config.overrides)
+    assert again.voice == "none" and again.narration != config.narration
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["render", "LectureTitle", "--shards", "0"], "--shards must be >= 1, got 0"),
+        (["build", "--shards", "-2"], "--shards must be >= 1, got -2"),
+        (["render", "LectureTitle", "--format", "gif", "--shards", "2"], "needs --format mp4 or webm"),
+    ],
+)
+def test_bad_shard_counts_give_one_clear_line_before_anything_renders(argv, message, capsys, tmp_path):
+    assert main([*argv, "--media-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.fixture(scope="module")
+def title(tmp_path_factory) -> dict:
+    """The title rendered whole and in three shards, side by side, with the draft voice."""
+    procs, videos = {}, {}
+    for name, shards in (("whole", "1"), ("sharded", "3")):
+        media = media_with_caches(tmp_path_factory.mktemp(name))
+        args = cli("render", "LectureTitle", "--quality", "l", "--shards", shards, "--media-dir", str(media))
+        procs[name] = subprocess.Popen(
+            args, cwd=REPO, env=clean_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        videos[name] = media / "clips" / "480p15-mp4" / "LectureTitle.mp4"
+    logs = {}
+    for name, proc in procs.items():
+        _, logs[name] = proc.communicate(timeout=600)
+        assert proc.returncode == 0, logs[name][-3000:]
+    return {name: {"video": videos[name], "log": logs[name]} for name in procs}
+
+
+@pytest.mark.render
+def test_sharded_title_has_the_frames_of_the_whole_one(title):
+    log = title["sharded"]["log"]
+    assert "LectureTitle [1/3]: rendering" in log and "LectureTitle [3/3]: rendered in" in log
+    assert "3/3 shards" in log and "joining 3 shards" in log
+    assert_same_frames(title["whole"]["video"], title["sharded"]["video"])
+
+
+@pytest.mark.render
+def test_sharded_title_has_the_same_beats_captions_and_voice(title):
+    whole, sharded = title["whole"]["video"], title["sharded"]["video"]
+    beats = [json.loads(v.with_suffix(".beats.json").read_text()) for v in (whole, sharded)]
+    for record in beats:  # each render has its own voice cache: compare the files' names
+        for beat in record["beats"]:
+            beat["audio"] = [[Path(path).name, at] for path, at in beat["audio"]]
+    assert beats[0] == beats[1] and len(beats[0]["beats"]) >= 3
+    assert whole.with_suffix(".srt").read_text() == sharded.with_suffix(".srt").read_text()
+    voices = [decode_audio(v) for v in (whole, sharded)]
+    assert voices[0] is not None and voices[1] is not None, "the voice was not laid on"
+    assert voices[0].size == voices[1].size and np.abs(voices[0] - voices[1]).max() < 1e-3
+    assert abs(probe(sharded).duration - beats[1]["duration"]) < 0.1

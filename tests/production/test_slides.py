@@ -1,0 +1,94 @@
+"""Decks for live lectures: the manim 0.22 shim for manim-slides, and a real offline deck."""
+
+from __future__ import annotations
+
+import builtins
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from manim import config, tempconfig
+
+from lecture.clips import LECTURE
+from manim_patches import install_slides_config as patch_manim_config
+from production.render import RenderError
+from production.slides import DECKS
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_shim_restores_the_keys_manim_slides_sets():
+    patch_manim_config()
+    patch_manim_config()  # idempotent
+    with tempconfig({}):
+        config["max_files_cached"] = float("inf")
+        assert config["max_files_cached"] == -1  # manim 0.22's spelling of "no limit"
+        config["max_files_cached"] = 7
+        assert config["max_files_cached"] == 7
+        with pytest.raises(ValueError):
+            config["max_files_cached"] = -5
+        config["flush_cache"] = True
+        assert config["flush_cache"] is False
+        config["write_to_movie"] = True
+        assert config["write_to_movie"] is True
+
+
+def test_every_scene_has_a_deck():
+    assert list(DECKS) == [c.scene for c in LECTURE]
+    for clip in LECTURE:
+        assert DECKS[clip.scene].__name__ == f"{clip.scene}Slides"
+        assert hasattr(DECKS[clip.scene], "next_slide")
+
+
+def test_missing_manim_slides_says_how_to_install(monkeypatch):
+    from production import deck
+
+    real_import = builtins.__import__
+
+    def no_slides(name, *args, **kwargs):
+        if name == "manim_slides":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_slides)
+    with pytest.raises(RenderError, match=r"make slides"):
+        deck._manim_slides()
+
+
+@pytest.mark.render
+def test_slides_command_writes_an_offline_html_pptx_and_pdf(tmp_path):
+    config_file = tmp_path / "one.toml"
+    config_file.write_text('scenes = ["LectureTitle"]\n')
+    media = tmp_path / "media"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "scenes",
+            "--config",
+            str(config_file),
+            "slides",
+            "--quality",
+            "l",
+            "--media-dir",
+            str(media),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = media / "slides" / "480p15"
+    html = (out / "slides.html").read_text()
+    assert "reveal" in html.lower()
+    assert not re.search(r'(src|href)="https?://', html), "the deck must not load anything from the network"
+    assert html.count("<section") >= 2  # the title scene pauses once: two slides
+    with zipfile.ZipFile(out / "slides.pptx") as pptx:
+        slides = [n for n in pptx.namelist() if re.fullmatch(r"ppt/slides/slide\d+\.xml", n)]
+    assert len(slides) >= 2
+    pdf = (out / "slides.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 2
