@@ -38,7 +38,7 @@ $(STAMP): pyproject.toml | system
 setup: system $(STAMP)
 
 lint: setup
-	$(BIN)/ruff check attnmath lecture drawing narration manim_patches scenes production tests bench tools
+	$(BIN)/ruff check atomic_files attnmath lecture drawing narration manim_patches scenes production tests bench tools
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 

@@ -32,19 +32,17 @@ import tempfile
 import time
 from pathlib import Path
 
-import av
-
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from lecture.clips import LECTURE  # noqa: E402
-from production.render import config_with_caches  # noqa: E402
+from lecture.settings import SceneSettings  # noqa: E402
+from production.manim_run import config_with_caches  # noqa: E402
+from production.media import probe  # noqa: E402
 
 
 def video_seconds(path: Path) -> float:
-    with av.open(str(path)) as container:
-        stream = container.streams.video[0]
-        return float(stream.duration * stream.time_base)
+    return probe(path).duration
 
 
 GOAL_SCENES = {"TemperatureSweep", "NaiveTemperatureSweep", "HoldStill"}
@@ -84,7 +82,7 @@ def render(source: Path, scene: str, quality: str) -> tuple[float, float]:
         ]
         start = time.perf_counter()
         # as in the build: the scene writes its beats and the voice is laid after the render
-        env = {**os.environ, "LECTURE_BEATS_OUT": str(Path(media) / "beats.json")}
+        env = {**os.environ, **SceneSettings(beats_out=Path(media) / "beats.json").env()}
         subprocess.run(cmd, cwd=REPO, check=True, env=env)
         wall = time.perf_counter() - start
         video = next(Path(media).glob(f"videos/**/{scene}.mp4"))
@@ -115,18 +113,18 @@ def sharded_render(scene: str, quality: str, shards: int) -> tuple[float, float,
     """
     from lecture.clips import find_clip
     from lecture.config import LectureConfig
+    from production.options import RenderOptions
     from production.pipeline import render_clips
-    from production.render import RenderOptions
 
     options = RenderOptions(quality)
     with tempfile.TemporaryDirectory() as tmp:
         media = seeded_media(Path(tmp))
         log = io.StringIO()
-        env = {**LectureConfig().env(), "LECTURE_VOICE_CACHE": str(media / "voice")}
+        settings = LectureConfig().settings().replace(voice_cache=media / "voice")
         clip = find_clip(scene)
         out = media / "clips" / options.variant
         [result] = render_clips(
-            [clip], options, out, jobs=shards, shards=shards, env=env, force=True, stream=log
+            [clip], options, out, jobs=shards, shards=shards, settings=settings, force=True, stream=log
         )
         text = log.getvalue()
     planned = _stamp(text, "planned in") if "planned in" in text else 0.0

@@ -29,7 +29,7 @@ from production.script import scene_beats  # noqa: E402
 def lecture_chunks() -> list[str]:
     """Every caption chunk of the default lecture, in order."""
     config = LectureConfig()
-    return [chunk for clip in LECTURE for b in scene_beats(clip, config) for chunk in split_cues(b["text"])]
+    return [chunk for clip in LECTURE for b in scene_beats(clip, config) for chunk in split_cues(b.text)]
 
 
 def _speak(args: tuple[str, str, str]) -> float:

@@ -17,28 +17,25 @@ Example ``lecture.toml``::
     ] }
 
 Every key is checked: an unknown key or a value of the wrong type stops the
-build with one line naming the key and what was expected. Scenes rendered by
-the manim CLI read the file named by the ``LECTURE_CONFIG`` environment
-variable, which the build sets.
+build with one line naming the key and what was expected. A scene's manim
+process finds the file in the build's :class:`lecture.settings.SceneSettings`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import tomllib
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from attnmath import Sentence
 from lecture.clips import LECTURE, Clip, find_clip
+from lecture.parameters import PARAMETERS, ConfigError, Parameters, Text
+from lecture.settings import SceneSettings
 
-__all__ = ["ConfigError", "LectureConfig", "load_config", "ENV_VAR", "VOICES", "apply_overrides"]
+__all__ = ["ConfigError", "LectureConfig", "load_config", "VOICES", "apply_overrides", "canonical_voice"]
 
-ENV_VAR = "LECTURE_CONFIG"
 REPO = Path(__file__).resolve().parents[1]
 VOICES = ("draft", "piper", "festival", "none")
 """Voices a render can ask for: the offline draft voice (recordings replace it beat by beat), or none.
@@ -49,104 +46,6 @@ gives silent clips with the same timing.
 """
 
 
-class ConfigError(ValueError):
-    """The lecture file is invalid; the message names the key."""
-
-
-def _numbers(min_len: int, max_len: int) -> Callable[[str, Any], tuple[float, ...]]:
-    def check(where: str, value: Any) -> tuple[float, ...]:
-        ok = isinstance(value, list) and min_len <= len(value) <= max_len
-        ok = ok and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
-        ok = ok and all(abs(v) <= 1e6 for v in value)
-        if not ok:
-            raise ConfigError(
-                f"{where} must be a list of {min_len} to {max_len} numbers (|x| <= 1e6), got {value!r}"
-            )
-        return tuple(float(v) for v in value)
-
-    return check
-
-
-def _integer(lo: int, hi: int) -> Callable[[str, Any], int]:
-    def check(where: str, value: Any) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-            raise ConfigError(f"{where} must be an integer from {lo} to {hi}, got {value!r}")
-        return value
-
-    return check
-
-
-def _number(lo: float, hi: float) -> Callable[[str, Any], float]:
-    def check(where: str, value: Any) -> float:
-        if not isinstance(value, (int, float)) or isinstance(value, bool) or not lo <= value <= hi:
-            raise ConfigError(f"{where} must be a number from {lo} to {hi}, got {value!r}")
-        return float(value)
-
-    return check
-
-
-MAX_WORD = 12
-"""Longest word the sentence scenes accept: 14 such words still fit the frame at a readable size."""
-
-
-def _words(where: str, value: Any) -> tuple[str, ...]:
-    if (
-        not isinstance(value, list)
-        or not 2 <= len(value) <= 12
-        or not all(isinstance(w, str) and w.strip() and len(w) <= MAX_WORD for w in value)
-    ):
-        raise ConfigError(
-            f"{where} must be a list of 2 to 12 non-empty words of at most {MAX_WORD} characters, "
-            f"got {value!r}"
-        )
-    return tuple(value)
-
-
-def _sentence(where: str, value: Any) -> Sentence:
-    try:
-        sentence = Sentence.from_dict(value)
-    except (ValueError, TypeError) as exc:
-        raise ConfigError(f"{where}: {exc}") from None
-    if len(sentence) > 14:
-        raise ConfigError(f"{where} must have at most 14 tokens to fit on screen, got {len(sentence)}")
-    long = [t.text for t in sentence.tokens if len(t.text) > MAX_WORD]
-    if long:
-        raise ConfigError(f"{where}: token {long[0]!r} is longer than {MAX_WORD} characters; shorten it")
-    return sentence
-
-
-# scene -> key in the file -> (attribute on the scene, validator)
-OVERRIDES: dict[str, dict[str, tuple[str, Callable[[str, Any], Any]]]] = {
-    "LectureTitle": {"subtitle": ("subtitle", lambda w, v: _text(w, v))},
-    "FixedVsQueryWeights": {"n_points": ("n_points", _integer(4, 30)), "seed": ("seed", _integer(0, 2**31))},
-    "KernelRegressionCollapse": {
-        "n_points": ("n_points", _integer(4, 60)),
-        "seed": ("seed", _integer(0, 2**31)),
-        "query": ("query", _number(0.0, 1.0)),
-    },
-    "TemperatureSweep": {"scores": ("scores", _numbers(2, 16))},
-    "HeadRouting": {"sentence": ("sentence", _sentence)},
-    "KVCacheGrowth": {"words": ("words", _words), "n_prompt": ("n_prompt", _integer(1, 11))},
-}
-
-
-MAX_TEXT, MAX_TEXT_WORD = 80, 24
-"""Title and subtitle: characters in all, and in one word (a line break goes between words)."""
-
-
-def _text(where: str, value: Any) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT:
-        raise ConfigError(
-            f"{where} must be a non-empty string of at most {MAX_TEXT} characters, got {value!r}"
-        )
-    long = [w for w in value.split() if len(w) > MAX_TEXT_WORD]
-    if long:
-        raise ConfigError(
-            f"{where}: the word {long[0]!r} is longer than {MAX_TEXT_WORD} characters; break it with a space"
-        )
-    return value
-
-
 @dataclass(frozen=True)
 class LectureConfig:
     """A validated lecture file (or the defaults)."""
@@ -154,18 +53,21 @@ class LectureConfig:
     path: Path | None = None
     title: str = "Attention"
     clips: tuple[Clip, ...] = LECTURE
-    overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
+    parameters: dict[str, Parameters] = field(default_factory=dict)  # scenes whose table the file has
     raw: dict[str, Any] = field(default_factory=dict)
     voice: str = "draft"
     narration: Path = REPO / "narration"
 
-    def env(self) -> dict[str, str]:
-        """Environment for manim processes, so the scenes read this file (empty: the defaults)."""
-        return {
-            ENV_VAR: str(self.path) if self.path else "",
-            "LECTURE_VOICE": self.voice,
-            "LECTURE_NARRATION": str(self.narration),
-        }
+    def settings(self) -> SceneSettings:
+        """What manim processes are told, so the scenes read this file, voice and recordings."""
+        return SceneSettings(config=self.path, voice=self.voice, narration=self.narration)
+
+    def parameters_for(self, scene: str) -> Parameters | None:
+        """``scene``'s parameters: the lecturer's table where the file has one, else the defaults."""
+        if scene in self.parameters:
+            return self.parameters[scene]
+        model = PARAMETERS.get(scene)
+        return model() if model is not None else None
 
     def recordings(self, clip: Clip) -> list[Path]:
         """The lecturer's recordings for ``clip``'s beats (``<narration>/<Scene>/*.wav``)."""
@@ -201,17 +103,17 @@ def load_config(path: Path | None) -> LectureConfig:
         raise ConfigError(f"{path}: no such file") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-    allowed = {"title", "scenes", "voice", "narration", *OVERRIDES}
+    allowed = {"title", "scenes", "voice", "narration", *PARAMETERS}
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise ConfigError(f"{path}: unknown key(s) {unknown}; allowed: {sorted(allowed)}")
-    title = _text(f"{path}: title", data["title"]) if "title" in data else "Attention"
+    title = Text()(f"{path}: title", data["title"]) if "title" in data else "Attention"
     clips = _clips(path, data.get("scenes"))
-    overrides = {scene: _scene_overrides(path, scene, data[scene]) for scene in OVERRIDES if scene in data}
-    raw = {k: v for k, v in data.items() if k in OVERRIDES}
+    parameters = {s: model.from_table(str(path), data[s]) for s, model in PARAMETERS.items() if s in data}
+    raw = {k: v for k, v in data.items() if k in PARAMETERS}
     voice = _voice(path, data.get("voice", "draft"))
     narration = _narration(path, data["narration"]) if "narration" in data else REPO / "narration"
-    return LectureConfig(Path(path), title, clips, overrides, raw, voice, narration)
+    return LectureConfig(Path(path), title, clips, parameters, raw, voice, narration)
 
 
 def _voice(path: Path, value: Any) -> str:
@@ -251,29 +153,17 @@ def _clips(path: Path, names: Any) -> tuple[Clip, ...]:
         raise ConfigError(f"{path}: scenes: {exc.args[0]}") from None
 
 
-def _scene_overrides(path: Path, scene: str, table: Any) -> dict[str, Any]:
-    if not isinstance(table, Mapping):
-        raise ConfigError(f"{path}: [{scene}] must be a table, got {table!r}")
-    allowed = OVERRIDES[scene]
-    unknown = sorted(set(table) - set(allowed))
-    if unknown:
-        raise ConfigError(f"{path}: [{scene}] unknown key(s) {unknown}; allowed: {sorted(allowed)}")
-    values = {allowed[k][0]: allowed[k][1](f"{path}: [{scene}] {k}", v) for k, v in table.items()}
-    if scene == "KVCacheGrowth":
-        n_words = len(values.get("words", ())) or 10
-        if values.get("n_prompt", 1) >= n_words:
-            raise ConfigError(
-                f"{path}: [KVCacheGrowth] n_prompt must be smaller than the number of words ({n_words})"
-            )
-    return values
-
-
 def apply_overrides(scene: Any) -> None:
-    """Set the lecturer's values on a scene instance (called from ``LectureScene.setup``)."""
-    env = os.environ.get(ENV_VAR)
-    config = load_config(Path(env)) if env else LectureConfig()
-    name = type(scene).__name__
-    for attr, value in config.overrides.get(name, {}).items():
+    """Give a scene instance its parameters: the model's defaults, or the lecturer's values in their place.
+
+    Called from ``LectureScene.setup``, with the lecture file the build passed
+    (:class:`lecture.settings.SceneSettings`; none: the default lecture).
+    """
+    path = SceneSettings.from_env().config
+    config = load_config(path) if path else LectureConfig()
+    name = scene.script_name() if hasattr(scene, "script_name") else type(scene).__name__
+    params = config.parameters_for(name)
+    for attr, value in (params.values() if params is not None else {}).items():
         setattr(scene, attr, value)
     if name == "LectureTitle":
         scene.lecture_title = config.title

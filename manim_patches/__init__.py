@@ -30,9 +30,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
-import os
 import pickle
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
@@ -48,6 +46,8 @@ from manim.camera.camera import Camera
 from manim.mobject.svg.svg_mobject import SVGMobject
 from manim.renderer.cairo_renderer import CairoRenderer
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
+
+from atomic_files import write_bytes
 
 __all__ = [
     "WRITTEN_FOR",
@@ -173,9 +173,7 @@ def _load(path: Path) -> Any | None:
 def _store(path: Path, mob: SVGMobject) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.partial")
-        tmp.write_bytes(pickle.dumps(mob.copy(), protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(tmp, path)
+        write_bytes(path, pickle.dumps(mob.copy(), protocol=pickle.HIGHEST_PROTOCOL))
     except OSError:
         pass  # a read-only cache only costs the next render a parse
 

@@ -20,13 +20,14 @@ cue, 20 characters a second, 1 to 7 seconds a cue.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from lecture.config import REPO, VOICES
+from lecture.settings import SceneSettings
 from narration import voice
+from narration.cues import Cue
 
 __all__ = [
     "VOICES",
@@ -53,15 +54,6 @@ ESTIMATE_WPM = 150  # words a minute, when timing is estimated without a voice (
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _CLAUSE = re.compile(r"[,;:]\s+|\s+(?=(?:and|but|so|which|while|because|then|where|or)\s)")
-
-
-@dataclass(frozen=True)
-class Cue:
-    """One caption of a beat: text (with line breaks), start and length in seconds from the beat's start."""
-
-    text: str
-    offset: float
-    duration: float
 
 
 @dataclass(frozen=True)
@@ -111,17 +103,13 @@ class NarrationSettings:
 
     @classmethod
     def from_env(cls) -> NarrationSettings:
-        """Settings from the environment the build sets.
-
-        ``LECTURE_VOICE`` (draft, piper, festival or none), ``LECTURE_NARRATION`` (recordings folder),
-        ``LECTURE_VOICE_CACHE`` (draft audio), ``LECTURE_VOICE_ESTIMATE=1`` (no audio at all).
-        """
-        env = os.environ
+        """Voice, recordings, cache and estimate from the build's :class:`~lecture.settings.SceneSettings`."""
+        given = SceneSettings.from_env()
         return cls(
-            voice=env.get("LECTURE_VOICE", "draft"),
-            recordings=Path(env.get("LECTURE_NARRATION", str(cls.recordings))),
-            cache=Path(env.get("LECTURE_VOICE_CACHE", str(cls.cache))),
-            estimate=env.get("LECTURE_VOICE_ESTIMATE") == "1",
+            voice=given.voice,
+            recordings=given.narration or cls.recordings,
+            cache=given.voice_cache or cls.cache,
+            estimate=given.estimate,
         )
 
 
@@ -190,7 +178,7 @@ def _cue_times(chunks: list[str], speech: list[tuple[float, float]]) -> list[Cue
         length = min(max(until - start, readable), MAX_CUE)
         if i + 1 < len(speech):
             length = min(length, speech[i + 1][0] - start)  # never under the next cue
-        cues.append(Cue(wrap_cue(chunk) or chunk, round(start, 3), round(length, 3)))
+        cues.append(Cue(round(start, 3), round(start, 3) + round(length, 3), wrap_cue(chunk) or chunk))
     return cues
 
 

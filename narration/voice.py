@@ -45,7 +45,6 @@ and version are part of the cache key (:func:`engine_key`).
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import shutil
 import tempfile
@@ -57,6 +56,7 @@ from pathlib import Path
 import numpy as np
 from scipy.io import wavfile
 
+from atomic_files import replacing
 from narration import festival, lexicon, piper
 
 __all__ = [
@@ -292,15 +292,8 @@ def _trim(samples: np.ndarray, sr: int) -> np.ndarray:
 
 def _write_wav_atomic(path: Path, sr: int, samples: np.ndarray) -> None:
     pcm = np.clip(np.round(samples * 32768), -32768, 32767).astype(np.int16)  # inverse of _to_float
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            wavfile.write(handle, sr, pcm)
-        os.chmod(tmp, 0o644)  # mkstemp makes it private
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    with replacing(path) as tmp:
+        wavfile.write(tmp, sr, pcm)
 
 
 def synthesise(text: str, cache_dir: Path, engine: str = "piper") -> Path:

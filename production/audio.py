@@ -11,7 +11,6 @@ them 0.4 dB clear of the ceiling (``SAFETY_DB``) so that other meters, ffmpeg's
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from collections.abc import Sequence
 from fractions import Fraction
@@ -24,6 +23,7 @@ import pyloudnorm
 from scipy.ndimage import maximum_filter1d
 from scipy.signal import firwin, oaconvolve, resample_poly
 
+from atomic_files import replacing
 from narration.voice import wav_info
 
 __all__ = [
@@ -391,10 +391,5 @@ def mux_audio(video: Path, samples: np.ndarray, sr: int, out: Path) -> None:
     out : Path
         The file to write; its suffix chooses the container (``.mp4``).
     """
-    out = Path(out)
-    tmp = out.with_name(f".{out.stem}.{os.getpid()}.partial{out.suffix}")
-    try:
+    with replacing(out) as tmp:
         _remux_with_audio(Path(video), samples, sr, tmp)
-        os.replace(tmp, out)
-    finally:
-        tmp.unlink(missing_ok=True)

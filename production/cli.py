@@ -8,19 +8,12 @@ import signal
 import sys
 from pathlib import Path
 
+from atomic_files import write_text
 from lecture.clips import Clip, find_clip
 from lecture.config import ConfigError, LectureConfig, load_config
+from production.manim_run import terminate_children
+from production.options import FORMATS, QUALITIES, REPO, RenderError, RenderOptions, check_shards_option
 from production.pipeline import render_clips
-from production.render import (
-    FORMATS,
-    QUALITIES,
-    REPO,
-    RenderError,
-    RenderOptions,
-    check_shards_option,
-    terminate_children,
-    write_text_atomic,
-)
 
 __all__ = ["main"]
 
@@ -102,7 +95,7 @@ def cmd_script(args: argparse.Namespace, config: LectureConfig) -> None:
     if args.out is None:
         print(text, end="")
     else:
-        write_text_atomic(args.out, text)
+        write_text(args.out, text)
         print(f"script: {args.out}")
 
 
@@ -125,7 +118,7 @@ def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) 
         out_dir,
         jobs=args.jobs,
         extra=config.fingerprint,
-        env={**config.env(), "LECTURE_VOICE_CACHE": str(args.media_dir.resolve() / "voice")},
+        settings=config.settings().replace(voice_cache=args.media_dir.resolve() / "voice"),
         force=args.force,
         numbered=build,
         shards=args.shards,
@@ -149,7 +142,7 @@ def cmd_slides(args: argparse.Namespace, config: LectureConfig) -> None:
     from production.deck import build_slides
 
     out_dir = args.media_dir.resolve() / "slides" / QUALITIES.get(args.quality, "?")
-    outputs = build_slides(config.clips, args.quality, out_dir, config_env=config.env())
+    outputs = build_slides(config.clips, args.quality, out_dir, settings=config.settings())
     print("\n".join(str(p) for p in outputs))
 
 

@@ -9,15 +9,18 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from atomic_files import replacing
 from lecture.clips import Clip
-from production.render import QUALITIES, REPO, RenderError, check_latex, ensure_writable
+from lecture.settings import SceneSettings
+from production.manim_run import check_latex, ensure_writable
+from production.options import QUALITIES, REPO, RenderError
 
 __all__ = ["build_slides", "CACHE_HOME"]
 
 CACHE_HOME = (
     REPO / ".cache"
 )  # reveal.js assets for --offline live here (from npm, see tools/reveal_assets.sh)
-SLIDES_SOURCE = REPO / "scenes" / "build" / "slides.py"
+SLIDES_SOURCE = REPO / "production" / "slides.py"
 
 
 def _manim_slides() -> list[str]:
@@ -38,7 +41,7 @@ def _run(cmd: list[str], cwd: Path, what: str, env: dict[str, str]) -> None:
 
 
 def build_slides(
-    clips: Sequence[Clip], quality: str, out_dir: Path, *, config_env: dict[str, str]
+    clips: Sequence[Clip], quality: str, out_dir: Path, *, settings: SceneSettings
 ) -> list[Path]:
     """Render ``<Scene>Slides`` for each clip and convert them into one deck: HTML, PPTX, PDF."""
     if quality not in QUALITIES:
@@ -53,8 +56,7 @@ def build_slides(
     # Decks are for live lectures: the lecturer speaks, so the slides are silent (same timing as narrated).
     env = {
         **os.environ,
-        **config_env,
-        "LECTURE_VOICE": "none",
+        **settings.replace(voice="none").env(),
         "XDG_CACHE_HOME": str(CACHE_HOME),
         "PYTHONPATH": str(REPO),
     }
@@ -83,9 +85,8 @@ def build_slides(
         ("pptx", "slides.pptx", []),
         ("pdf", "slides.pdf", []),
     ):
-        tmp = work / name
-        _run([*tool, "convert", "--to", fmt, *extra, *decks, str(tmp)], work, f"converting to {fmt}", env)
-        os.replace(tmp, out_dir / name)
+        with replacing(out_dir / name) as tmp:
+            _run([*tool, "convert", "--to", fmt, *extra, *decks, str(tmp)], work, f"converting to {fmt}", env)
         outputs.append(out_dir / name)
         print(f"wrote {out_dir / name}", file=sys.stderr, flush=True)
     shutil.rmtree(work, ignore_errors=True)

@@ -20,25 +20,26 @@ import shutil
 import socket
 import tempfile
 import time
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import tomli_w
 
+from atomic_files import copy_file
 from lecture.clips import Clip
-from production import render
+from lecture.settings import SceneSettings
+from narration.beats import BeatsRecord
+from production import inputs, manim_run
 from production.media import probe
-from production.render import RenderError, RenderOptions
+from production.options import RenderError, RenderOptions
+from production.progress import Event, Report, Stage
 from production.shards import check_shards, count_frames, join_videos
-from production.soundtrack import add_voice, read_beats, voice_placements
+from production.soundtrack import add_voice
 
 __all__ = ["ShardJob", "ShardOutput", "ClipOutput", "Report", "render_shard", "join_clip", "portable_toml"]
 
-Report = Callable[[str, str], None]
-"""Progress callback: (job label, status)."""
 
 CACHE_KINDS = ("Tex", "texts", "mobjects")  # cache_settings' folders and manim_patches' SVG cache beside them
 WORKER_CACHE = Path(tempfile.gettempdir()) / "attention-lecture-cache"
@@ -54,7 +55,7 @@ class ShardJob:
     span: tuple[int, int] | None
     shard: int
     shards: int
-    env: dict[str, str]  # LECTURE_CONFIG, LECTURE_VOICE, LECTURE_NARRATION, LECTURE_VOICE_CACHE
+    settings: SceneSettings  # what the scene's manim process is told: lecture file, voice, recordings
     cache: str  # the build's cache root (Tex/, texts/), used where the worker sees it
     inputs_hash: str  # the clip's inputs as the build sees them; a cluster worker with other code refuses
     extra: str = ""  # the lecturer's part of that hash
@@ -78,7 +79,7 @@ class ShardOutput:
     """A rendered shard: its video, and from the last shard the beats, captions and voice files."""
 
     video: bytes
-    record: dict[str, Any] | None
+    record: BeatsRecord | None
     srt: str | None
     audio: dict[str, bytes]
     seconds: float
@@ -89,7 +90,7 @@ class ClipOutput:
     """A finished clip: video (shards joined, voice laid on), beats, captions, and how long each job took."""
 
     video: bytes
-    record: dict[str, Any] | None
+    record: BeatsRecord | None
     srt: str | None
     shard_seconds: tuple[float, ...]
     join_seconds: float
@@ -141,58 +142,61 @@ def keep_new_cache_files(view: Path, shared: Path) -> None:
             for f in (view / kind).iterdir():
                 target = shared / kind / f.name
                 if f.is_file() and not f.name.endswith("_.svg") and not target.exists():
-                    tmp = target.with_name(f".{f.name}.{uuid.uuid4().hex}.partial")
-                    shutil.copyfile(f, tmp)
-                    tmp.replace(target)
+                    copy_file(f, target)
     except OSError:
         pass  # a read-only cache only costs the next render a LaTeX run
 
 
-def _job_env(job: ShardJob, work: Path, cache: Path) -> dict[str, str]:
-    """The scene's environment, with the lecture file and recordings brought along where missing."""
-    env = dict(job.env)
-    if env.get("LECTURE_CONFIG") and not Path(env["LECTURE_CONFIG"]).is_file():
-        env["LECTURE_CONFIG"] = str(work / "lecture.toml")
-        Path(env["LECTURE_CONFIG"]).write_text(job.config_text)
-    if job.recordings and not Path(env.get("LECTURE_NARRATION", "")).is_dir():
+def _job_settings(job: ShardJob, work: Path, cache: Path) -> SceneSettings:
+    """The scene's settings, with the lecture file and recordings brought along where missing."""
+    settings = job.settings
+    if settings.config is not None and not settings.config.is_file():
+        settings = settings.replace(config=work / "lecture.toml")
+        (work / "lecture.toml").write_text(job.config_text)
+    if job.recordings and not (settings.narration is not None and settings.narration.is_dir()):
         folder = work / "narration"
         (folder / job.clip.scene).mkdir(parents=True)
         for name, data in job.recordings.items():
             (folder / job.clip.scene / name).write_bytes(data)
-        env["LECTURE_NARRATION"] = str(folder)
+        settings = settings.replace(narration=folder)
     if cache != Path(job.cache):  # the build's caches are not here: keep the voice with ours
-        env["LECTURE_VOICE_CACHE"] = str(cache / "voice")
-    return env
+        settings = settings.replace(voice_cache=cache / "voice")
+    return settings
 
 
 def render_shard(job: ShardJob, report: Report | None = None) -> ShardOutput:
     """Render one shard with the manim CLI in its own folder; return its video and (last shard) beats."""
     start = time.monotonic()
-    say = report or (lambda _label, _status: None)
+    say = report or (lambda _label, _event: None)
     on_cluster = job.work is None
-    if on_cluster and render.clip_inputs_hash(job.clip, job.options, job.extra) != job.inputs_hash:
+    if on_cluster and inputs.clip_inputs_hash(job.clip, job.options, job.extra) != job.inputs_hash:
         raise RenderError(
             f"{job.label}: this worker ({socket.gethostname()}) has other scene code or another manim "
             "than the build: install the same checkout on every worker"
         )
     span = "" if job.span is None else f" (animations {job.span[0]}-{job.span[1]})"
-    say(job.label, f"rendering{span}")
+    say(job.label, Event(Stage.RENDERING, f"rendering{span}"))
     name = f"{job.clip.scene}-{job.shard}"
     with _folder(job.work, name) as work:
         cache = _cache_root(job)
         view = cache_view(cache, work)
         beats_out = work / "beats.json"
-        env = {**_job_env(job, work, cache), "LECTURE_BEATS_OUT": str(beats_out)}
-        cmd = render._manim_command(job.clip, job.options, work, cache=view, span=job.span)
-        render._run_manim(
-            job.clip, cmd, work / "manim.log", lambda _c, s: say(job.label, s), env, f"{job.label}: render"
+        settings = _job_settings(job, work, cache).replace(beats_out=beats_out)
+        cmd = manim_run.manim_command(job.clip, job.options, work, cache=view, span=job.span)
+        manim_run.run_manim(
+            job.clip,
+            cmd,
+            work / "manim.log",
+            lambda _c, s: say(job.label, s),
+            settings,
+            f"{job.label}: render",
         )
-        src = render._find_output(work, job.clip, job.options)
+        src = manim_run.find_output(work, job.clip, job.options)
         segments = (src.parent / "partial_movie_files" / job.clip.scene).glob("*")
         animations = sum(1 for p in segments if p.suffix != ".txt")  # one segment per animation
-        record = read_beats(beats_out) if beats_out.exists() else None
+        record = BeatsRecord.read(beats_out) if beats_out.exists() else None
         srt = src.with_suffix(".srt")
-        audio = {str(p): p.read_bytes() for p, _ in voice_placements(record)} if record and job.last else {}
+        audio = {str(p): p.read_bytes() for p, _ in record.placements()} if record and job.last else {}
         keep_new_cache_files(view, cache)
         output = ShardOutput(
             src.read_bytes(),
@@ -201,7 +205,7 @@ def render_shard(job: ShardJob, report: Report | None = None) -> ShardOutput:
             audio,
             time.monotonic() - start,
         )
-    say(job.label, f"rendered in {output.seconds:.1f}s ({animations} animations)")
+    say(job.label, Event(Stage.RENDERED, f"rendered in {output.seconds:.1f}s ({animations} animations)"))
     return output
 
 
@@ -230,14 +234,14 @@ def join_clip(
         joined = videos[0]
         if len(parts) > 1:
             if report is not None:
-                report(clip.scene, f"joining {len(parts)} shards")
+                report(clip.scene, Event(Stage.JOINING, f"joining {len(parts)} shards"))
             joined = folder / f"joined.{options.fmt}"
             join_videos(videos, joined, options.transparent)
             _check_frames(clip, joined, frames)
         if record is not None:
             joined = _narrate(clip, options, joined, record, parts[-1].audio, folder, report)
         video = joined.read_bytes()
-    warnings = tuple(b["warning"] for b in record["beats"] if b.get("warning")) if record else ()
+    warnings = record.warnings() if record else ()
     return ClipOutput(
         video, record, parts[-1].srt, tuple(p.seconds for p in parts), time.monotonic() - start, warnings
     )
@@ -256,7 +260,7 @@ def _narrate(
     clip: Clip,
     options: RenderOptions,
     src: Path,
-    record: dict[str, Any],
+    record: BeatsRecord,
     audio: dict[str, bytes],
     folder: Path,
     report: Report | None,
@@ -264,16 +268,15 @@ def _narrate(
     """Lay the clip's voice into it (mp4 only), from files here or brought along by the last shard."""
     if options.fmt != "mp4":
         return src  # AAC belongs in mp4; webm and gif clips stay silent
-    if report is not None and any(b["audio"] for b in record["beats"]):
-        report(clip.scene, "laying the voice track")
+    if report is not None and record.placements():
+        report(clip.scene, Event(Stage.VOICE, "laying the voice track"))
     local: dict[str, str] = {}
     for k, (path, data) in enumerate(audio.items()):
         if not Path(path).is_file():
             local[path] = str(folder / f"voice-{k}.wav")
             Path(local[path]).write_bytes(data)
-    beats = [{**b, "audio": [[local.get(p, p), at] for p, at in b["audio"]]} for b in record["beats"]]
     voiced = folder / f"voiced-{src.name}"
-    return voiced if add_voice(src, {**record, "beats": beats}, voiced, probe(src).duration) else src
+    return voiced if add_voice(src, record.with_audio_moved(local), voiced, probe(src).duration) else src
 
 
 def portable_toml(title: str, scenes: list[str], voice: str, raw: dict[str, Any]) -> str:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
 import av
+
+from atomic_files import replacing
 
 __all__ = ["VideoInfo", "probe", "save_last_frame", "concat_videos"]
 
@@ -61,9 +62,8 @@ def save_last_frame(video: Path, png: Path) -> None:
             last = frame
     if last is None:
         raise ValueError(f"{video} has no video frames")
-    tmp = png.with_name(f".{png.name}.partial.png")
-    last.to_image().save(tmp)
-    os.replace(tmp, png)
+    with replacing(png) as tmp:
+        last.to_image().save(tmp)
 
 
 def audio_format(path: Path) -> tuple[str, int, int, bytes] | None:
@@ -89,10 +89,9 @@ def concat_videos(paths: Sequence[Path], out: Path, audio: bool = False) -> list
     formats = {audio_format(p) for p in paths} if audio else set()
     if audio and (len(formats) != 1 or None in formats):
         raise ValueError("the clips' audio tracks differ (or some are silent): they cannot be copied")
-    tmp = out.with_name(f".{out.name}.partial{out.suffix}")
     starts: list[float] = []
     offset = Fraction(0)
-    try:
+    with replacing(out) as tmp:
         with av.open(str(paths[0])) as first, av.open(str(tmp), "w") as sink:
             template = first.streams.video[0]
             ostream = sink.add_stream_from_template(template)
@@ -116,9 +115,6 @@ def concat_videos(paths: Sequence[Path], out: Path, audio: bool = False) -> list
                         packet.stream = ostream
                         sink.mux(packet)
                     offset += length
-        os.replace(tmp, out)
-    finally:
-        tmp.unlink(missing_ok=True)
     return starts
 
 

@@ -24,10 +24,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from atomic_files import write_bytes, write_text
 from lecture.clips import Clip
 from lecture.config import LectureConfig
-from production import render
+from lecture.settings import SceneSettings
+from production import manim_run
 from production.captions import to_srt
+from production.inputs import clip_inputs_hash, is_up_to_date
 from production.jobs import (
     ClipOutput,
     ShardJob,
@@ -37,23 +40,19 @@ from production.jobs import (
     portable_toml,
     render_shard,
 )
-from production.progress import ProgressBoard
-from production.render import (
+from production.options import (
     RenderError,
     RenderOptions,
     RenderResult,
     beats_path,
     check_shards_option,
-    clip_inputs_hash,
-    is_up_to_date,
     published_paths,
-    write_text_atomic,
 )
+from production.progress import Event, ProgressBoard, Report, Stage
 from production.runners import Runner, connect
 from production.shards import Timeline, animation_costs, auto_shards, min_shard_seconds, split
-from production.soundtrack import beat_cues
 
-__all__ = ["render_clips", "plan", "plan_needed", "shard_counts"]
+__all__ = ["render_clips", "render_clip", "plan", "plan_needed", "shard_counts"]
 
 
 def plan(
@@ -61,7 +60,7 @@ def plan(
     options: RenderOptions,
     cache: Path,
     work: Path,
-    env: dict[str, str] | None,
+    settings: SceneSettings | None,
     processes: int = 1,
 ) -> dict[str, Timeline]:
     """Prepare ``clips`` (typeset, voice) and count their animations at ``options``' rate.
@@ -75,7 +74,7 @@ def plan(
     work.mkdir(parents=True, exist_ok=True)
     groups = _groups(clips, processes)
     with ThreadPoolExecutor(len(groups)) as pool:
-        found = pool.map(lambda k: _plan_group(groups, k, options, cache, work, env), range(len(groups)))
+        found = pool.map(lambda k: _plan_group(groups, k, options, cache, work, settings), range(len(groups)))
         timelines = [t for group in found for t in group]
     return {t.scene: t for t in timelines}
 
@@ -94,7 +93,7 @@ def _plan_group(
     options: RenderOptions,
     cache: Path,
     work: Path,
-    env: dict[str, str] | None,
+    settings: SceneSettings | None,
 ) -> list[Timeline]:
     """Plan ``groups[k]`` in one process (in a copy of the caches when there are other groups)."""
     clips, n = groups[k], len(groups)
@@ -105,7 +104,7 @@ def _plan_group(
     log = folder / "prepare.log"
     cmd = [sys.executable, "-m", "production.manim_entry", "plan", str(view), options.quality]
     scenes = [c.scene for c in clips]
-    render._run_manim(clips[0], [*cmd, *scenes], log, None, env, what=f"preparing {', '.join(scenes)}")
+    manim_run.run_manim(clips[0], [*cmd, *scenes], log, None, settings, what=f"preparing {', '.join(scenes)}")
     if n > 1:
         keep_new_cache_files(view, cache)
         shutil.rmtree(view, ignore_errors=True)  # the log stays beside it
@@ -145,7 +144,7 @@ class _Build:
     runner: Runner
     board: ProgressBoard
     extra: Callable[[Clip], str]
-    env: dict[str, str]
+    settings: SceneSettings
     numbered: bool
     config: LectureConfig | None
     local: bool
@@ -170,7 +169,7 @@ class _Build:
             flight.spans[k],
             k,
             n,
-            self.env,
+            self.settings,
             str(self.out_dir.parent.parent),
             clip_inputs_hash(clip, self.options, extra),
             extra,
@@ -178,7 +177,7 @@ class _Build:
             **payload,
         )
 
-    def start(self, flights: list[_Clip], report: Callable[[str, str], None]) -> None:
+    def start(self, flights: list[_Clip], report: Report) -> None:
         """Submit every shard, the costliest first (a pool runs them in that order)."""
         order = []
         for flight in flights:
@@ -195,7 +194,7 @@ class _Build:
             flight.shards = [futures[flight.index, k] for k in range(len(flight.spans))]
             flight.waiting = len(flight.shards)
 
-    def join(self, flight: _Clip, report: Callable[[str, str], None]) -> None:
+    def join(self, flight: _Clip, report: Report) -> None:
         """Submit the clip's join, once its shards are done."""
         work = self.out_dir.parent / ".work" / self.options.variant / flight.clip.scene / "join"
         timeline = flight.timeline if len(flight.spans) > 1 else None  # sharded clips are planned
@@ -208,15 +207,15 @@ class _Build:
         clip, options = flight.clip, self.options
         video, captions, stamp = published_paths(clip, options, self.out_dir, self.number(flight.index))
         for warning in out.warnings:
-            self.board.update(clip.scene, f"warning: {warning}")
+            self.board.update(clip.scene, Event(Stage.WARNING, f"warning: {warning}"))
         stamp.unlink(missing_ok=True)  # the old stamp must not vouch for a half-published clip
-        write_bytes_atomic(video, out.video)
+        write_bytes(video, out.video)
         if out.record is not None:
-            write_text_atomic(captions, to_srt(beat_cues(out.record)))
-            write_text_atomic(beats_path(video), json.dumps(out.record, indent=1) + "\n")
+            write_text(captions, to_srt(out.record.cues()))
+            out.record.write(beats_path(video), indent=1)
         elif out.srt is not None:
-            write_text_atomic(captions, out.srt)
-        write_text_atomic(stamp, clip_inputs_hash(clip, options, self.extra(clip)) + "\n")
+            write_text(captions, out.srt)
+        write_text(stamp, clip_inputs_hash(clip, options, self.extra(clip)) + "\n")
         if self.local:
             shutil.rmtree(self.out_dir.parent / ".work" / options.variant / clip.scene, ignore_errors=True)
         return RenderResult(
@@ -262,13 +261,6 @@ def _span_cost(timeline: Timeline, span: tuple[int, int] | None) -> float:
     return float(costs.sum() if span is None else costs[span[0] : span[1] + 1].sum())
 
 
-def write_bytes_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` under a temporary name beside ``path``, then rename it into place."""
-    tmp = path.with_name(f".{path.name}.partial")
-    tmp.write_bytes(data)
-    tmp.replace(path)
-
-
 def render_clips(
     clips: Sequence[Clip],
     options: RenderOptions,
@@ -276,7 +268,7 @@ def render_clips(
     *,
     jobs: int | None = None,
     extra: Callable[[Clip], str] | None = None,
-    env: dict[str, str] | None = None,
+    settings: SceneSettings | None = None,
     force: bool = False,
     stream: TextIO | None = None,
     numbered: bool = False,
@@ -287,7 +279,7 @@ def render_clips(
     """Render ``clips`` on ``jobs`` local workers or a dask cluster, reporting progress on ``stream``.
 
     ``extra(clip)`` is folded into each clip's inputs hash (the lecturer's
-    overrides); ``env`` is added to the manim processes' environment.
+    overrides); ``settings`` are what the scenes' manim processes are told.
     ``numbered`` names the clips ``NN-Scene`` by their position in ``clips``.
     ``shards`` splits each clip into that many shards (default: chosen from
     the clips' lengths and the workers); ``scheduler`` is a dask scheduler's
@@ -297,8 +289,8 @@ def render_clips(
     check_shards_option(shards, options)
     runner = connect(scheduler, max(1, jobs or os.cpu_count() or 1))
     try:
-        render.check_latex()
-        render.ensure_writable(out_dir)
+        manim_run.check_latex()
+        manim_run.ensure_writable(out_dir)
         board = ProgressBoard(len(clips), stream or sys.stderr)
         if scheduler:
             board.note(f"cluster {scheduler}: {runner.workers} worker thread(s)")
@@ -309,7 +301,7 @@ def render_clips(
             runner,
             board,
             extra or (lambda _c: ""),
-            env or {},
+            settings or SceneSettings(),
             numbered,
             config,
             scheduler is None,
@@ -381,7 +373,7 @@ def _plan(build: _Build, stale: list[int], shards: int | None) -> list[_Clip]:
     build.board.note(f"preparing {len(clips)} scene(s): typesetting TeX, speaking the narration")
     cache = build.out_dir.parent.parent
     processes = min(build.runner.workers, os.cpu_count() or 1)  # the plan runs on this machine
-    timelines = plan(clips, build.options, cache, build.out_dir.parent / ".work", build.env, processes)
+    timelines = plan(clips, build.options, cache, build.out_dir.parent / ".work", build.settings, processes)
     missing = [c.scene for c in clips if c.scene not in timelines]
     if missing:
         raise RenderError(f"preparing the scenes gave no plan for {', '.join(missing)}")
@@ -389,10 +381,26 @@ def _plan(build: _Build, stale: list[int], shards: int | None) -> list[_Clip]:
     flights = []
     for i, clip in zip(stale, clips, strict=True):
         timeline, n = timelines[clip.scene], counts[clip.scene]
-        spans: list[tuple[int, int] | None] = [None] if n == 1 else list(split(list(animation_costs(timeline)), n))
+        costs = list(animation_costs(timeline))
+        spans: list[tuple[int, int] | None] = [None] if n == 1 else list(split(costs, n))
         flights.append(_Clip(i, clip, timeline, spans))
     layout = ", ".join(
         f"{t.scene} {counts[t.scene]} ({len(t.animations)} animations)" for t in timelines.values()
     )
     build.board.note(f"planned in {time.monotonic() - start:.1f}s; shards: {layout}")
     return flights
+
+
+def render_clip(
+    clip: Clip,
+    options: RenderOptions,
+    out_dir: Path,
+    *,
+    extra: str = "",
+    force: bool = False,
+    settings: SceneSettings | None = None,
+) -> RenderResult:
+    """Render one clip, unsharded (unless up to date), and publish it under ``out_dir``."""
+    return render_clips(
+        [clip], options, out_dir, jobs=1, extra=lambda _c: extra, settings=settings, force=force, shards=1
+    )[0]

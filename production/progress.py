@@ -4,11 +4,48 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import TextIO
 
-from production.render import RenderResult
+from production.options import RenderResult
 
-__all__ = ["ProgressBoard"]
+__all__ = ["ProgressBoard", "Stage", "Event", "Report"]
+
+
+class Stage(StrEnum):
+    """What a shard or clip is doing (the kind of a progress :class:`Event`)."""
+
+    RENDERING = "rendering"
+    ANIMATION = "animation"  # manim started the next animation
+    RENDERED = "rendered"  # a shard is done
+    JOINING = "joining"
+    VOICE = "voice"  # laying the voice track
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One progress event: its stage and the line shown for it.
+
+    >>> str(Event(Stage.ANIMATION, "animation 3")), Event(Stage.RENDERING, "rendering").on("tcp://w:1").text
+    ('animation 3', 'rendering on tcp://w:1')
+    """
+
+    stage: Stage
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+    def on(self, where: str) -> Event:
+        """The event, saying where it happens (a cluster worker's address)."""
+        return Event(self.stage, f"{self.text} on {where}")
+
+
+Report = Callable[[str, Event], None]
+"""Progress callback: (job label, event)."""
 
 
 class ProgressBoard:
@@ -47,16 +84,16 @@ class ProgressBoard:
         with self.lock:
             self.shards += shards
 
-    def update(self, label: str, status: str) -> None:
-        """A shard's or clip's new status (``animation N`` at most every 2 s per shard)."""
+    def update(self, label: str, event: Event) -> None:
+        """A shard's or clip's new status (animation counts at most every 2 s per shard)."""
         with self.lock:
             now = time.monotonic()
-            if status.startswith("animation") and now - self.last.get(label, 0.0) < 2.0:
+            if event.stage is Stage.ANIMATION and now - self.last.get(label, 0.0) < 2.0:
                 return
             self.last[label] = now
-            if status.startswith("rendered in"):
+            if event.stage is Stage.RENDERED:
                 self.shards_done += 1
-            self._print(f"{label}: {status}")
+            self._print(f"{label}: {event}")
 
     def done(self, result: RenderResult) -> None:
         """A clip is published (or was up to date)."""

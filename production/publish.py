@@ -18,12 +18,14 @@ from typing import Any
 import av
 import manim
 
+from atomic_files import write_text
 from lecture.config import LectureConfig
+from narration.beats import BeatsRecord
 from production.captions import chapters_vtt, clamp, parse_srt, shift, to_srt, to_vtt
 from production.media import audio_format, concat_videos, probe, save_last_frame
+from production.options import RenderOptions, RenderResult
 from production.page import render_notes, render_page, write_storyboard
-from production.render import RenderOptions, RenderResult, write_text_atomic
-from production.soundtrack import join_voices, manifest_beats, mux_voice, read_beats
+from production.soundtrack import join_voices, mux_voice
 
 __all__ = ["publish_lecture", "LECTURE_STEM"]
 
@@ -44,12 +46,12 @@ def _clip_entry(result: RenderResult, options: RenderOptions, digest: str) -> tu
     info = probe(result.video)
     cues = clamp(parse_srt(result.captions.read_text()), info.duration) if result.captions else []
     srt, vtt, poster = (result.video.with_suffix(s) for s in (".srt", ".vtt", ".png"))
-    write_text_atomic(srt, to_srt(cues))
-    write_text_atomic(vtt, to_vtt(cues))
+    write_text(srt, to_srt(cues))
+    write_text(vtt, to_vtt(cues))
     if result.rendered or not poster.exists() or poster.stat().st_mtime < result.video.stat().st_mtime:
         save_last_frame(result.video, poster)
     clip = result.clip
-    beats = manifest_beats(read_beats(result.beats)) if result.beats else []
+    beats = BeatsRecord.read(result.beats).manifest() if result.beats else []
     storyboard = write_storyboard(result.video, beats, info.duration, info.fps, force=result.rendered)
     entry = {
         "scene": clip.scene,
@@ -144,13 +146,13 @@ def publish_lecture(
         starts = [c["start"] for c in previous["clips"]] if joining is None else joining.result()
     ends = [s + e["duration"] for s, e in zip(starts, entries, strict=True)]
     lecture_cues = [cue for s, cues in zip(starts, cue_lists, strict=True) for cue in shift(cues, s)]
-    write_text_atomic(out_dir / f"{LECTURE_STEM}.srt", to_srt(lecture_cues))
-    write_text_atomic(out_dir / f"{LECTURE_STEM}.vtt", to_vtt(lecture_cues))
+    write_text(out_dir / f"{LECTURE_STEM}.srt", to_srt(lecture_cues))
+    write_text(out_dir / f"{LECTURE_STEM}.vtt", to_vtt(lecture_cues))
     chapters = [
         (s, e, f"{c['section']}. {c['title']}" if c["section"] != "0" else c["title"])
         for s, e, c in zip(starts, ends, entries, strict=True)
     ]
-    write_text_atomic(out_dir / "chapters.vtt", chapters_vtt(chapters))
+    write_text(out_dir / "chapters.vtt", chapters_vtt(chapters))
     clips_entries = [{**e, "start": round(s, 6)} for e, s in zip(entries, starts, strict=True)]
     manifest = {
         "title": title,
@@ -166,10 +168,9 @@ def publish_lecture(
         },
         "clips": clips_entries,
     }
-    write_text_atomic(manifest_path, json.dumps(manifest, indent=2) + "\n")
-    write_text_atomic(out_dir / "transcript.md", transcript(title, clips_entries))
-    overrides = (config or LectureConfig()).overrides
-    write_text_atomic(out_dir / "index.html", render_page(manifest, out_dir, overrides))
+    write_text(manifest_path, json.dumps(manifest, indent=2) + "\n")
+    write_text(out_dir / "transcript.md", transcript(title, clips_entries))
+    write_text(out_dir / "index.html", render_page(manifest, out_dir, config))
     # the notes' equations are typeset in the TeX cache the renders share (media/Tex)
-    write_text_atomic(out_dir / "notes.html", render_notes(manifest, out_dir.parent.parent / "Tex"))
+    write_text(out_dir / "notes.html", render_notes(manifest, out_dir.parent.parent / "Tex"))
     return out_dir / "index.html"

@@ -19,8 +19,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from production import render
-from production.render import RenderError
+from production import manim_run
+from production.options import RenderError
+from production.progress import Event, Report, Stage
 
 __all__ = ["Runner", "LocalRunner", "DaskRunner", "DaskReport", "connect", "RETRIES", "CONNECT_TIMEOUT"]
 
@@ -29,7 +30,6 @@ RETRIES = 2
 CONNECT_TIMEOUT = 5.0
 """Seconds to reach the scheduler before giving up."""
 
-Report = Callable[[str, str], None]
 
 
 class Runner:
@@ -90,11 +90,10 @@ class LocalRunner(Runner):
 
     def stop(self, futures: Iterable[Any]) -> None:
         """Cancel queued jobs and stop the manim processes of running ones."""
-        render._STOPPING.set()  # a render about to start stops at once
-        self.pool.shutdown(wait=False, cancel_futures=True)
-        render.terminate_children()
-        self.pool.shutdown(wait=True)
-        render._STOPPING.clear()
+        with manim_run.stopping():  # a render about to start stops at once
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            manim_run.terminate_children()
+            self.pool.shutdown(wait=True)
 
     def close(self) -> None:
         """Wait for the pool's threads."""
@@ -116,17 +115,17 @@ class DaskReport:
 
     topic: str
 
-    def __call__(self, label: str, status: str) -> None:
-        """Send ``status`` of ``label`` to the build (nothing outside a worker)."""
+    def __call__(self, label: str, event: Event) -> None:
+        """Send ``event`` of ``label`` to the build (nothing outside a worker)."""
         from distributed import get_worker
 
         try:
             worker = get_worker()
         except ValueError:  # not on a worker (a job run in-process)
             return
-        if status.startswith("rendering"):
-            status += f" on {worker.address}"
-        worker.log_event(self.topic, [label, status])
+        if event.stage is Stage.RENDERING:
+            event = event.on(worker.address)
+        worker.log_event(self.topic, [label, event.stage.value, event.text])  # plain values: msgpack
 
 
 class DaskRunner(Runner):
@@ -139,7 +138,12 @@ class DaskRunner(Runner):
     def reporter(self, show: Report) -> Report:
         """Subscribe ``show`` to a topic of this build's own; jobs send events to it."""
         topic = f"lecture-progress-{uuid.uuid4().hex}"
-        self.client.subscribe_topic(topic, lambda event: show(*event[1]))
+
+        def received(sent: Any) -> None:
+            label, stage, text = sent[1]
+            show(label, Event(Stage(stage), text))
+
+        self.client.subscribe_topic(topic, received)
         return DaskReport(topic)
 
     def submit(self, key: str, fn: Callable[..., Any], *args: Any, priority: float = 0) -> Any:
@@ -181,7 +185,7 @@ def check_scheduler(scheduler: str) -> None:
     >>> check_scheduler("nonsense")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    production.render.RenderError: --scheduler nonsense is not a scheduler address (...); give it as ...
+    production.options.RenderError: --scheduler nonsense is not a scheduler address (...); give it as ...
     """
     from distributed.comm import parse_address
     from distributed.comm.addressing import parse_host_port

@@ -7,37 +7,20 @@ speak, lecture-file overrides included.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from lecture.clips import Clip
-from lecture.config import ENV_VAR, LectureConfig
+from lecture.config import LectureConfig
+from lecture.settings import SceneSettings
+from narration.beats import Beat
 from production.prepare import dry_run
 
 __all__ = ["scene_beats", "narration_script"]
 
 
-@contextmanager
-def _environment(values: dict[str, str]) -> Iterator[None]:
-    saved = {k: os.environ.get(k) for k in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-
-
-def scene_beats(clip: Clip, config: LectureConfig) -> list[dict[str, Any]]:
+def scene_beats(clip: Clip, config: LectureConfig) -> list[Beat]:
     """The beats of ``clip`` as its scene records them, from a dry run with estimated timing."""
-    env = {ENV_VAR: str(config.path or ""), "LECTURE_VOICE_ESTIMATE": "1", "LECTURE_VOICE": "none"}
-    with _environment(env):
+    with SceneSettings(config=config.path, voice="none", estimate=True).applied():
         scene = dry_run(clip)
     return list(getattr(scene, "beats", []))
 
@@ -54,7 +37,7 @@ def narration_script(config: LectureConfig) -> str:
     for clip in config.clips:
         lines += [f"## {clip.section}. {clip.title} ({clip.scene})", ""]
         for beat in scene_beats(clip, config):
-            lines += [f"### {beat['id']}", "", beat["text"], "", f"`{clip.scene}/{beat['id']}.wav`", ""]
+            lines += [f"### {beat.id}", "", beat.text, "", f"`{clip.scene}/{beat.id}.wav`", ""]
     return "\n".join(lines)
 
 

@@ -20,7 +20,6 @@ estimated cost evenly.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from io import BytesIO
@@ -29,6 +28,9 @@ from typing import Any
 
 import av
 import numpy as np
+
+from atomic_files import replacing
+from narration.beats import BeatsRecord
 
 __all__ = [
     "Timeline",
@@ -134,7 +136,7 @@ def auto_shards(
     }
 
 
-def check_shards(scene: str, records: Sequence[dict[str, Any] | None]) -> None:
+def check_shards(scene: str, records: Sequence[BeatsRecord | None]) -> None:
     """Raise ValueError unless every shard's beats are the start of the last shard's (the whole clip's).
 
     A shard stops at the end of its range, so its record holds the beats that
@@ -145,8 +147,8 @@ def check_shards(scene: str, records: Sequence[dict[str, Any] | None]) -> None:
     for k, record in enumerate(records[:-1]):
         if (record is None) != (full is None):
             raise ValueError(f"{scene}: shard {k + 1} wrote no beats, or only it did")
-        done = len(record["beats"]) if record is not None else 0
-        if record is not None and full is not None and record["beats"] != full["beats"][:done]:
+        done = len(record.beats) if record is not None else 0
+        if record is not None and full is not None and record.beats != full.beats[:done]:
             raise ValueError(
                 f"{scene}: shard {k + 1}'s beats differ from the last shard's: the scene is not "
                 "deterministic; render it with --shards 1"
@@ -169,8 +171,8 @@ def join_videos(paths: Sequence[Path], out: Path, transparent: bool = False) -> 
     """Join videos with the concat demuxer, copying packets (no re-encoding), as manim joins its segments."""
     if not paths:
         raise ValueError("nothing to join")
-    tmp = out.with_name(f".{out.name}.partial{out.suffix}")
     with (
+        replacing(out) as tmp,
         av.open(
             BytesIO(_concat_manifest(paths)), "r", format="concat", options={"safe": "0", "an": "1"}
         ) as src,
@@ -186,4 +188,3 @@ def join_videos(paths: Sequence[Path], out: Path, transparent: bool = False) -> 
             packet.dts = None  # consecutive files' dts need not increase; let libav compute them
             packet.stream = ostream
             sink.mux(packet)
-    os.replace(tmp, out)

@@ -1,29 +1,22 @@
 """A rendered clip's narration: its beats, the captions made from them, and its normalised voice track.
 
-A scene run by the build writes its beats (``LECTURE_BEATS_OUT``): each beat's
-id, text, start and end, voice, the sound files to place and the caption cues.
-This module turns that record into the clip's captions and lays, normalises
-and muxes the voice into the clip.
+A scene run by the build writes its beats (:class:`narration.beats.BeatsRecord`):
+each beat's id, text, start and end, voice, the sound files to place and the
+caption cues. This module lays, normalises and muxes that voice into the clip.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import av
 import numpy as np
 
+from narration.beats import BeatsRecord
 from production.audio import MAX_TRUE_PEAK, SAMPLE_RATE, lay_track, measure, mux_audio, normalise
-from production.captions import Cue
 
 __all__ = [
-    "read_beats",
-    "beat_cues",
-    "manifest_beats",
-    "voice_placements",
     "add_voice",
     "mux_voice",
     "decode_audio",
@@ -31,36 +24,9 @@ __all__ = [
 ]
 
 
-def read_beats(path: Path) -> dict[str, Any]:
-    """The beats record a scene wrote (``{"scene", "duration", "beats": [...]}``)."""
-    return json.loads(Path(path).read_text())
-
-
-def beat_cues(record: dict[str, Any]) -> list[Cue]:
-    """Caption cues of every beat, in clip time."""
-    return [
-        Cue(start, start + length, text) for beat in record["beats"] for text, start, length in beat["cues"]
-    ]
-
-
-def manifest_beats(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """The beats as the manifest lists them: id, text, start, end (seconds into the clip), voice, engine.
-
-    ``voice`` is ``draft``, ``recorded`` or ``none``; ``engine`` names what spoke the beat
-    (``"piper en_US-joe-medium"``, ``"festival cmu_us_slt_arctic_hts"``, ``"recording"`` or ``"none"``).
-    """
-    keys = ("id", "text", "start", "end", "voice", "engine")
-    return [{k: beat[k] for k in keys} for beat in record["beats"]]
-
-
-def voice_placements(record: dict[str, Any]) -> list[tuple[Path, float]]:
-    """(sound file, start in clip time) of everything the voice says in the clip."""
-    return [(Path(path), start) for beat in record["beats"] for path, start in beat["audio"]]
-
-
-def add_voice(video: Path, record: dict[str, Any], out: Path, duration: float) -> bool:
+def add_voice(video: Path, record: BeatsRecord, out: Path, duration: float) -> bool:
     """Write ``out``: ``video`` with its narration as a normalised AAC track; False when it has none."""
-    placements = voice_placements(record)
+    placements = record.placements()
     if not placements:
         return False
     mux_voice(video, lay_track(placements, duration, SAMPLE_RATE), out)

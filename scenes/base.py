@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, ClassVar
+from typing import Any
 
 from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, ValueTracker, VGroup, config, linear
 
 import manim_patches
 from drawing import theme
 from drawing.widgets import label, wrapped
+from lecture.clips import LECTURE
+from lecture.config import apply_overrides
+from lecture.settings import SceneSettings
+from narration.beats import Beat, BeatsRecord
+from narration.cues import Cue
 from narration.narrator import BREATH, Narrator, Spoken
 
 __all__ = ["LectureScene", "live_parts"]
@@ -39,27 +42,35 @@ def live_parts(mob: Mobject) -> tuple[list[Mobject], list[Mobject]]:
     return [], [mob]
 
 
+def _in_clip_time(cue: Cue, beat_start: float) -> Cue:
+    """A beat's ``cue`` in clip time, to the millisecond as the beats record keeps it."""
+    at = round(beat_start + cue.start, 3)
+    return Cue(at, at + round(cue.duration, 3), cue.text)
+
+
 class LectureScene(Scene):
     """A scene of the lecture: one section, a title card, captions on every step.
 
-    Subclasses set ``section`` and ``title`` and write ``construct`` as a
-    storyboard of short named steps.
+    Subclasses write ``construct`` as a storyboard of short named steps. The
+    section and title come from the scene's clip in :data:`lecture.clips.LECTURE`,
+    the data parameters from its model in :mod:`lecture.parameters`.
     """
 
-    section: ClassVar[str] = ""
-    title: ClassVar[str] = ""
+    section: str = ""
+    title: str = ""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         manim_patches.install()  # held frames, parsed SVGs and unchanged paths: see manim_patches
         super().__init__(*args, **kwargs)
 
     def setup(self) -> None:
-        """Apply the lecturer's overrides (``LECTURE_CONFIG``) before ``construct`` runs."""
-        from lecture.config import apply_overrides  # late: config imports the scene list
-
+        """Apply the lecturer's overrides (``SceneSettings.config``) before ``construct`` runs."""
         self.live_drivers: dict[int, tuple[VGroup, VGroup]] = {}
         self.narrator = Narrator(self.script_name())
-        self.beats: list[dict[str, Any]] = []
+        self.beats: list[Beat] = []
+        clip = next((c for c in LECTURE if c.scene == self.script_name()), None)
+        if clip is not None:
+            self.section, self.title = f"Section {clip.section}", clip.title
         apply_overrides(self)
 
     @classmethod
@@ -83,7 +94,7 @@ class LectureScene(Scene):
         start = self.renderer.time
         self.speech_ends = start + spoken.duration
         for cue in spoken.cues:
-            self.add_subcaption(cue.text, duration=cue.duration, offset=cue.offset)
+            self.add_subcaption(cue.text, duration=cue.duration, offset=cue.start)
         yield spoken
         self.hold(start + spoken.duration + BREATH - self.renderer.time)
         self.record_beat(spoken, start)
@@ -96,7 +107,7 @@ class LectureScene(Scene):
     def until_said(self, spoken: Spoken, words: str) -> None:
         """Hold until the narration reaches ``words`` (placed within their caption cue by characters)."""
         cue, text = next((c, t) for c in spoken.cues if words in (t := " ".join(c.text.split())))
-        at = cue.offset + cue.duration * text.index(words) / len(text)
+        at = cue.start + cue.duration * text.index(words) / len(text)
         self.hold(self.speech_ends - spoken.duration + at - self.renderer.time)
 
     def hold(self, seconds: float) -> None:
@@ -130,29 +141,27 @@ class LectureScene(Scene):
     def record_beat(self, spoken: Spoken, start: float) -> None:
         """Note the beat's times, voice and sound; play its sound when manim itself writes the video."""
         self.beats.append(
-            {
-                "id": spoken.beat_id,
-                "text": spoken.text,
-                "start": round(start, 3),
-                "end": round(self.renderer.time, 3),
-                "voice": spoken.voice,
-                "engine": spoken.engine,
-                "audio": [[str(path), round(start + offset, 3)] for path, offset in spoken.audio],
-                "cues": [[c.text, round(start + c.offset, 3), c.duration] for c in spoken.cues],
-                "warning": spoken.warning,
-            }
+            Beat(
+                id=spoken.beat_id,
+                text=spoken.text,
+                start=round(start, 3),
+                end=round(self.renderer.time, 3),
+                voice=spoken.voice,
+                engine=spoken.engine,
+                audio=tuple((str(path), round(start + offset, 3)) for path, offset in spoken.audio),
+                cues=tuple(_in_clip_time(cue, start) for cue in spoken.cues),
+                warning=spoken.warning,
+            )
         )
-        if "LECTURE_BEATS_OUT" not in os.environ:  # plain manim CLI: manim mixes the voice in
+        if SceneSettings.from_env().beats_out is None:  # plain manim CLI: manim mixes the voice in
             for path, offset in spoken.audio:
                 self.add_sound(str(path), time_offset=start + offset - self.renderer.time)
 
     def tear_down(self) -> None:
-        """Write the beats for the build (``LECTURE_BEATS_OUT``), if it asked for them."""
-        out = os.environ.get("LECTURE_BEATS_OUT")
-        if out:
-            with open(out, "w") as fh:
-                record = {"scene": self.script_name(), "duration": self.renderer.time, "beats": self.beats}
-                json.dump(record, fh)
+        """Write the beats for the build (``SceneSettings.beats_out``), if it asked for them."""
+        out = SceneSettings.from_env().beats_out
+        if out is not None:
+            BeatsRecord(self.script_name(), self.renderer.time, tuple(self.beats)).write(out)
         super().tear_down()
 
     def slide_break(self) -> None:

@@ -46,11 +46,8 @@ ILLUSTRATIVE_MIX = (0.04, 0.08, 0.04, 0.04, 0.6, 0.2)
 class LectureTitle(LectureScene):
     """Title, the defining formula, and the outline of the sections."""
 
-    section = "Lecture"
-    title = "Attention"
-
     lecture_title: ClassVar[str] = "Attention"
-    subtitle: ClassVar[str] = "weights that depend on the query"
+    subtitle: str  # lecture.parameters
     outline: ClassVar[tuple[str, ...]] = OUTLINE
 
     def construct(self) -> None:

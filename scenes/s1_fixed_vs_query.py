@@ -73,12 +73,9 @@ RULES = (
 class FixedVsQueryWeights(LectureScene):
     """The same data weighted three ways while a query moves: only two of them follow it."""
 
-    section = "Section 1"
-    title = "Fixed and query-dependent weights"
-
-    n_points: ClassVar[int] = 10
-    noise: ClassVar[float] = 0.25
-    seed: ClassVar[int] = 2
+    n_points: int  # lecture.parameters
+    noise: float  # lecture.parameters
+    seed: int  # lecture.parameters
     n_fresh: ClassVar[int] = 200  # held-out points, drawn with their own seed, that nothing is fitted on
     fresh_seed: ClassVar[int] = 100
     query_path: ClassVar[tuple[float, ...]] = (0.08, 0.92, 0.35)

@@ -5,8 +5,6 @@ Render with ``manim -qh scenes/s2_kernel_regression.py KernelRegressionCollapse`
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 import numpy as np
 from manim import (
     DOWN,
@@ -63,15 +61,12 @@ ROLE_TEX = {"y_i": theme.VALUE, "x_i": theme.KEY, "x_j": theme.KEY, "q": theme.Q
 class KernelRegressionCollapse(LectureScene):
     """The bandwidth sweeps from tiny to huge: steps, a smooth fit, then the global mean."""
 
-    section = "Section 2"
-    title = "Attention as Nadaraya-Watson kernel regression"
-
-    n_points: ClassVar[int] = 20
-    noise: ClassVar[float] = 0.25
-    seed: ClassVar[int] = 0
-    query: ClassVar[float] = 0.37
-    sigma_range: ClassVar[tuple[float, float]] = (0.002, 5.0)
-    grid_size: ClassVar[int] = 300
+    n_points: int  # lecture.parameters
+    noise: float  # lecture.parameters
+    seed: int  # lecture.parameters
+    query: float  # lecture.parameters
+    sigma_range: tuple[float, float]  # lecture.parameters
+    grid_size: int  # lecture.parameters
 
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""

@@ -29,7 +29,6 @@ from manim import (
 )
 
 from attnmath import SweepResult, classify_regime, softmax, solve_retrieval, temperature_sweep
-from attnmath.datasets import RETRIEVAL_SCORES
 from drawing import theme
 from drawing.flow import baseline_of
 from drawing.steps import EquationSteps, Mark
@@ -83,11 +82,8 @@ STEPS: dict[str, tuple[list[str], tuple[Mark, ...]]] = {
 class TemperatureSweep(LectureScene):
     """Softmax derived as the maximiser of E_a[s] + tau H(a), then swept from tau = 0.01 to 100."""
 
-    section = "Section 3"
-    title = "Softmax is the entropy-regularised retrieval rule"
-
-    scores: ClassVar[tuple[float, ...]] = RETRIEVAL_SCORES
-    tau_range: ClassVar[tuple[float, float]] = (0.01, 100.0)
+    scores: tuple[float, ...]  # lecture.parameters
+    tau_range: tuple[float, float]  # lecture.parameters
     check_taus: ClassVar[tuple[float, ...]] = (0.5,)
     # (beat, temperature to stop at, seconds to get there): the sweep's stops, cold to hot.
     stops: ClassVar[tuple[tuple[str, float, float], ...]] = (

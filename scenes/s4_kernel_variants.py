@@ -83,14 +83,11 @@ def corner_axes(x_span: float, y_top: float, x: float, y: float) -> Axes:
 class KernelVariants(LectureScene):
     """Five kernels seen by content and by position, one temperature slider; then cost and priors."""
 
-    section = "Section 4"
-    title = "Kernel variants"
-
-    tau_range: ClassVar[tuple[float, float]] = (0.05, 5.0)
-    tau_path: ClassVar[tuple[float, ...]] = (1.0, 0.05, 0.5)
+    tau_range: tuple[float, float]  # lecture.parameters
+    tau_path: tuple[float, ...]  # lecture.parameters
     prior_tau: ClassVar[float] = 1.0
     n_prior_keys: ClassVar[int] = 16
-    seed: ClassVar[int] = 4
+    seed: int  # lecture.parameters
 
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""

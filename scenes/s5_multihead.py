@@ -6,7 +6,6 @@ Render with ``manim -qh scenes/s5_multihead.py HeadRouting``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
 
 import numpy as np
 from manim import (
@@ -26,7 +25,7 @@ from manim import (
     VGroup,
 )
 
-from attnmath import DEFAULT_SENTENCE, Sentence, distinctive_queries, stylized_heads
+from attnmath import Sentence, distinctive_queries, stylized_heads
 from drawing import theme
 from drawing.blocks import matrix_block
 from drawing.sentence import WordRows
@@ -95,10 +94,7 @@ class RoutingColumns(VGroup):
 class HeadRouting(LectureScene):
     """Each head's routing as lines from query words to key words, then all four as heatmaps feeding W_O."""
 
-    section = "Section 5"
-    title = "Multi-head: many statistics at once"
-
-    sentence: ClassVar[Sentence] = DEFAULT_SENTENCE
+    sentence: Sentence  # lecture.parameters
 
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""

@@ -5,8 +5,6 @@ Render with ``manim -qh scenes/s6_kv_cache.py KVCacheGrowth``.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 import numpy as np
 from manim import (
     DOWN,
@@ -60,13 +58,10 @@ def fit_word(word: str, width: float, color: str) -> Text:
 class KVCacheGrowth(WhyRawCache, LectureScene):
     """Decode token by token: a uniform head folds into a running sum; pointer heads need the raw cache."""
 
-    section = "Section 6"
-    title = "Causal masking and the KV cache"
-
-    words: ClassVar[tuple[str, ...]] = ("The", "cat", "sat", "on", "the", "mat", "and", "then", "slept", ".")
-    n_prompt: ClassVar[int] = 4
-    strength: ClassVar[float] = 6.0
-    seed: ClassVar[int] = 6
+    words: tuple[str, ...]  # lecture.parameters
+    n_prompt: int  # lecture.parameters
+    strength: float  # lecture.parameters
+    seed: int  # lecture.parameters
 
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""

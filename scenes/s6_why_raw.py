@@ -7,7 +7,7 @@ what each costs in memory. Mixed into :class:`scenes.s6_kv_cache.KVCacheGrowth`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 import numpy as np
 from manim import (
@@ -49,7 +49,7 @@ class WhyRawCache(_Scene):
     """The beats that explain why softmax's cache keeps raw keys and values."""
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in
-        seed: ClassVar[int]
+        seed: int
 
         def kv_column(self, i: int, y: float) -> VGroup:  # noqa: D102
             ...

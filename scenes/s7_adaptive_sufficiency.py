@@ -35,8 +35,8 @@ from drawing.flow import baseline_of
 from drawing.plots import axis_labels, curve, quiet_axes, scatter
 from drawing.stage import aim, regroup
 from drawing.widgets import BarPanel, label, math
+from lecture.parameters import TemperatureParameters
 from scenes.base import LectureScene
-from scenes.s3_softmax_temperature import TemperatureSweep
 
 __all__ = ["AdaptiveSufficiency"]
 
@@ -57,9 +57,6 @@ class Card(VGroup):
 
 class AdaptiveSufficiency(LectureScene):
     """Recap: three readings of attention, one per design choice: the sum, the softmax, the cache."""
-
-    section = "Section 7"
-    title = "Adaptive sufficiency"
 
     recap_tau: ClassVar[float] = 0.6
 
@@ -212,7 +209,7 @@ class AdaptiveSufficiency(LectureScene):
 
     def entropy_card(self) -> Card:
         """The softmax weights at one temperature, with the objective they maximise and their entropy."""
-        s = np.asarray(TemperatureSweep.scores)
+        s = np.asarray(TemperatureParameters().scores)  # section 3's example scores
         a = softmax(s, self.recap_tau)
         bars = BarPanel(a, width=10.5, height=2.7, y_range=(0.0, 0.5), show_index=False)
         frame = quiet_axes((0, s.size), (0, 0.5), width=10.5, height=2.7).move_to(bars)

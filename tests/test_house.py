@@ -8,7 +8,9 @@ import tomllib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-PACKAGES = ("attnmath", "lecture", "drawing", "narration", "manim_patches", "scenes", "production")
+PACKAGES = (
+    "atomic_files", "attnmath", "lecture", "drawing", "narration", "manim_patches", "scenes", "production",
+)
 
 
 def test_every_top_level_package_is_in_a_layer_contract():

@@ -25,6 +25,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from drawing import theme
+from lecture.config import LectureConfig
 from production.page.equations import typeset
 from production.page.figures import FIGURES, figure_data
 from production.page.storyboard import write_storyboard
@@ -85,9 +86,9 @@ def _clip_context(clip: Mapping[str, Any], folder: Path, index: int) -> dict[str
     }
 
 
-def _figures(clips: Sequence[Mapping[str, Any]], overrides: Mapping[str, Mapping[str, Any]]) -> dict:
+def _figures(clips: Sequence[Mapping[str, Any]], config: LectureConfig) -> dict:
     """Figure id -> data, for the scenes of this lecture that have an Explore figure."""
-    found = (figure_data(c["scene"], overrides.get(c["scene"], {})) for c in clips)
+    found = (figure_data(c["scene"], config.parameters_for(c["scene"])) for c in clips)
     return dict(f for f in found if f is not None)
 
 
@@ -99,15 +100,10 @@ def _clips_context(clips: Sequence[Mapping[str, Any]], folder: Path) -> list[dic
     ]
 
 
-def render_page(
-    manifest: Mapping[str, Any], folder: Path, overrides: Mapping[str, Mapping[str, Any]] | None = None
-) -> str:
-    """The page's HTML for ``manifest`` (files in ``folder``), with the lecturer's data ``overrides``.
-
-    ``overrides`` maps a scene to its ``lecture.toml`` values (``LectureConfig.overrides``).
-    """
+def render_page(manifest: Mapping[str, Any], folder: Path, config: LectureConfig | None = None) -> str:
+    """The page's HTML for ``manifest`` (files in ``folder``), its figures with ``config``'s data."""
     clips = manifest["clips"]
-    figures = _figures(clips, overrides or {})
+    figures = _figures(clips, config or LectureConfig())
     lec = manifest["lecture"]
     context = {
         "title": manifest["title"],

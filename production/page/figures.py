@@ -1,8 +1,9 @@
 """The data of the page's Explore figures, computed by attnmath from the lecture's own examples.
 
-Each figure belongs to one scene. Its parameters are the scene's class
-attributes, replaced by the lecturer's ``lecture.toml`` overrides, so the
-figure shows the data the clip shows. Sections 5 and 6 (discrete choices) embed
+Each figure belongs to one scene. Its parameters are the scene's model in
+:mod:`lecture.parameters`, with the lecturer's ``lecture.toml`` values in place,
+the same values the scene renders with, so the figure shows the data the clip shows.
+Sections 5 and 6 (discrete choices) embed
 every number the figure prints; sections 2 to 4 (continuous sliders) embed the
 data and the few numbers a slider does not change, and the page computes the
 rest with the port in ``assets/explore/ports.js`` (tested against attnmath).
@@ -10,7 +11,7 @@ rest with the port in ``assets/explore/ports.js`` (tested against attnmath).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -26,18 +27,11 @@ from attnmath import (
     stylized_heads,
     weight_profiles,
 )
-from lecture.clips import find_clip
-from scenes import load_scene
+from lecture.parameters import Parameters, parameters_of
 
-__all__ = ["FIGURES", "figure_data", "scene_parameters", "decode_weights"]
+__all__ = ["FIGURES", "figure_data", "decode_weights"]
 
 Params = dict[str, Any]
-
-
-def scene_parameters(scene: str, names: tuple[str, ...], overrides: Mapping[str, Any]) -> Params:
-    """The scene's class attributes ``names``, with the lecturer's overrides in their place."""
-    cls = load_scene(find_clip(scene))
-    return {name: overrides.get(name, getattr(cls, name)) for name in names}
 
 
 def _floats(a: Any) -> list:
@@ -128,23 +122,24 @@ def kv_cache(p: Params) -> dict[str, Any]:
     }
 
 
-# scene -> (figure id, the scene attributes it reads, what computes its data)
-FIGURES: dict[str, tuple[str, tuple[str, ...], Callable[[Params], dict[str, Any]]]] = {
-    "KernelRegressionCollapse": (
-        "s2",
-        ("n_points", "noise", "seed", "query", "sigma_range", "grid_size"),
-        kernel_regression,
-    ),
-    "TemperatureSweep": ("s3", ("scores", "tau_range"), temperature),
-    "KernelVariants": ("s4", ("tau_range", "tau_path"), kernel_variants),
-    "HeadRouting": ("s5", ("sentence",), heads),
-    "KVCacheGrowth": ("s6", ("words", "n_prompt", "strength", "seed"), kv_cache),
+# scene -> (figure id, what computes its data from the scene's parameters)
+FIGURES: dict[str, tuple[str, Callable[[Params], dict[str, Any]]]] = {
+    "KernelRegressionCollapse": ("s2", kernel_regression),
+    "TemperatureSweep": ("s3", temperature),
+    "KernelVariants": ("s4", kernel_variants),
+    "HeadRouting": ("s5", heads),
+    "KVCacheGrowth": ("s6", kv_cache),
 }
 
 
-def figure_data(scene: str, overrides: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:
-    """(figure id, data) of ``scene``'s Explore figure, or None when the scene has none."""
+def figure_data(scene: str, params: Parameters | None = None) -> tuple[str, dict[str, Any]] | None:
+    """(figure id, data) of ``scene``'s Explore figure from its parameters (default: the model's own).
+
+    None when the scene has no figure.
+    """
     if scene not in FIGURES:
         return None
-    key, names, compute = FIGURES[scene]
-    return key, compute(scene_parameters(scene, names, overrides))
+    key, compute = FIGURES[scene]
+    chosen = params if params is not None else parameters_of(scene)
+    assert chosen is not None, f"{scene} has a figure but no parameters model"
+    return key, compute(chosen.values())

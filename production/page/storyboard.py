@@ -10,7 +10,6 @@ again only when the clip is newer than they are.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,8 @@ from typing import Any
 import av
 import numpy as np
 from PIL import Image
+
+from atomic_files import replacing
 
 __all__ = ["THUMB_SIZE", "beat_moments", "ink", "write_storyboard"]
 
@@ -82,9 +83,8 @@ def grab_frames(video: Path, times: Sequence[float]) -> list[Image.Image]:
 
 
 def _save_jpeg(image: Image.Image, path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.partial.jpg")
-    image.convert("RGB").resize(THUMB_SIZE, Image.Resampling.LANCZOS).save(tmp, quality=80, optimize=True)
-    os.replace(tmp, path)
+    with replacing(path) as tmp:
+        image.convert("RGB").resize(THUMB_SIZE, Image.Resampling.LANCZOS).save(tmp, quality=80, optimize=True)
 
 
 def _thumbnails(video: Path, moments: Sequence[tuple[float, float]]) -> list[Image.Image]:

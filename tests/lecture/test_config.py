@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from lecture.clips import LECTURE, find_clip
-from lecture.config import ENV_VAR, ConfigError, load_config
+from lecture.config import ConfigError, load_config
+from lecture.settings import ENV, SceneSettings
 from tests.scenes.conftest import SceneRun
 
 LECTURER = """
@@ -30,19 +31,19 @@ sentence = { tokens = [
 def lecturer_file(tmp_path, monkeypatch):
     path = tmp_path / "lecture.toml"
     path.write_text(LECTURER)
-    monkeypatch.setenv(ENV_VAR, str(path))
+    monkeypatch.setenv(ENV, SceneSettings(config=path).env()[ENV])
     return path
 
 
 def test_defaults_without_a_file():
     config = load_config(None)
-    assert config.clips == LECTURE and config.title == "Attention" and config.overrides == {}
+    assert config.clips == LECTURE and config.title == "Attention" and config.parameters == {}
 
 
 def test_file_chooses_orders_and_overrides(lecturer_file):
     config = load_config(lecturer_file)
     assert [c.scene for c in config.clips] == ["LectureTitle", "TemperatureSweep", "HeadRouting"]
-    assert config.overrides["TemperatureSweep"]["scores"] == (0.5, 2.0, 1.0, 3.0, -0.7)
+    assert config.parameters["TemperatureSweep"].scores == (0.5, 2.0, 1.0, 3.0, -0.7)
     assert config.fingerprint(find_clip("TemperatureSweep")) != load_config(None).fingerprint(
         find_clip("TemperatureSweep")
     )

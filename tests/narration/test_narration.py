@@ -84,9 +84,9 @@ def test_draft_cues_start_with_their_speech_and_read_at_subtitle_pace(tmp_path):
         # the cue starts where its speech starts, measured on the audio itself
         sr, samples = voice.wav_info(wav)
         onset = at + voice.speech_onsets(samples, sr)[0][0]
-        assert abs(cue.offset - onset) <= 0.25
-    ends = [c.offset + c.duration for c in spoken.cues]
-    assert all(end <= nxt.offset + 1e-9 for end, nxt in zip(ends, spoken.cues[1:], strict=False))
+        assert abs(cue.start - onset) <= 0.25
+    ends = [c.end for c in spoken.cues]
+    assert all(end <= nxt.start + 1e-9 for end, nxt in zip(ends, spoken.cues[1:], strict=False))
     words = len(TEXT.split())
     assert 120 <= 60 * words / spoken.duration <= 180  # about 150 words a minute
 
@@ -123,7 +123,7 @@ def test_a_recording_replaces_the_draft_and_sets_the_timing(tmp_path):
     assert spoken.duration == pytest.approx(samples.size / 16000, abs=1e-3)
     assert spoken.audio == ((folder / "Demo.01-x.wav", 0.0),)
     # two sentences, two bursts: each cue starts at its burst
-    assert [c.offset for c in spoken.cues] == pytest.approx([0.4, 0.4 + 2.5 + 0.6], abs=0.06)
+    assert [c.start for c in spoken.cues] == pytest.approx([0.4, 0.4 + 2.5 + 0.6], abs=0.06)
 
 
 @needs_festival

@@ -20,9 +20,10 @@ from drawing import theme
 from lecture.clips import LECTURE
 from lecture.config import load_config
 from production.captions import Cue, to_srt
+from production.options import RenderOptions, RenderResult
 from production.publish import publish_lecture
-from production.render import RenderOptions, RenderResult
 from tests.production.browser import chromium, open_page
+from tests.scenes.conftest import media_dir, scene_run_for_render  # noqa: F401  (a scene run in-process, for test_render)
 
 FPS, SIZE, SECONDS = 15, (320, 180), 3
 SQUARE = 40

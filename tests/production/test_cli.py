@@ -5,15 +5,17 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
 from lecture.clips import LECTURE, find_clip
-from production import cli, render
+from production import cli, manim_run
 from production.cli import main
-from production.render import RenderError, RenderOptions, clip_inputs_hash, is_up_to_date, published_paths
+from production.inputs import clip_inputs_hash, is_up_to_date
+from production.options import RenderError, RenderOptions, published_paths
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -65,7 +67,7 @@ def test_the_render_guard_can_fire(tmp_path, monkeypatch):
 
 def test_a_failed_render_says_it_failed_and_why(tmp_path, capsys, monkeypatch):
     script = "import sys; print('Traceback (most recent call last):'); print('ValueError: boom'); sys.exit(3)"
-    monkeypatch.setattr(render, "_manim_command", lambda *a, **k: [render.sys.executable, "-c", script])
+    monkeypatch.setattr(manim_run, "manim_command", lambda *a, **k: [sys.executable, "-c", script])
     assert main(["render", "LectureTitle", "--quality", "l", "--media-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "render failed (manim exited with 3)" in err and "ValueError: boom" in err
@@ -74,9 +76,9 @@ def test_a_failed_render_says_it_failed_and_why(tmp_path, capsys, monkeypatch):
 
 
 def test_missing_latex_says_what_to_install(monkeypatch, capsys, tmp_path):
-    monkeypatch.setattr(render.shutil, "which", lambda tool: None)
+    monkeypatch.setattr(manim_run.shutil, "which", lambda tool: None)
     with pytest.raises(RenderError, match="apt-get install"):
-        render.check_latex()
+        manim_run.check_latex()
     assert main(["build", "--quality", "l", "--media-dir", str(tmp_path)]) == 2
     assert "LaTeX is missing" in capsys.readouterr().err
 

@@ -107,7 +107,7 @@ def test_port_softmax_statistics_equal_attnmath(opened):
 
 
 def test_port_content_profiles_equal_attnmath(opened, lecture):
-    data = figure_data("KernelVariants", {})[1]
+    data = figure_data("KernelVariants")[1]
     for tau in (0.05, 0.13, 1.0, 5.0):
         got = js(opened.page, "contentProfiles", data["similarity"], tau)
         _, want = content_profiles(tau)
@@ -134,8 +134,8 @@ def check_s2(page, x, y, sigma: float, q: float) -> None:
 def test_s2_shows_attnmath_for_any_bandwidth_and_query(opened, lecture):
     page = opened.page
     x, y = noisy_sine(12, noise=0.25, seed=3)  # the lecture file's n_points and seed
-    overrides = lecture["config"].overrides["KernelRegressionCollapse"]
-    sigma_best = figure_data("KernelRegressionCollapse", overrides)[1]["sigma_best"]
+    params = lecture["config"].parameters_for("KernelRegressionCollapse")
+    sigma_best = figure_data("KernelRegressionCollapse", params)[1]["sigma_best"]
     check_s2(page, x, y, sigma_best, 0.6)  # as the page opens: the lecture's query, the best bandwidth
     assert_shown(last_number(readout(page, "s2", "sigma-best")), sigma_best, 3)
     for sigma, q in ((0.002, 0.05), (0.3, 0.6), (5.0, 0.999)):
@@ -290,13 +290,13 @@ def test_s6_steps_through_decoding(opened, lecture):
 
 
 def test_s6_data_are_the_scenes_own_decoding():
+    from lecture.parameters import KVCacheParameters
     from scenes.s6_kv_cache import KVCacheGrowth
 
-    stub = SimpleNamespace(
-        words=KVCacheGrowth.words, strength=KVCacheGrowth.strength, seed=KVCacheGrowth.seed
-    )
+    p = KVCacheParameters()
+    stub = SimpleNamespace(words=p.words, strength=p.strength, seed=p.seed)
     KVCacheGrowth.decode(stub)  # the scene's own method, on the scene's own parameters
-    ours = decode_weights(KVCacheGrowth.words, KVCacheGrowth.strength, KVCacheGrowth.seed)
+    ours = decode_weights(p.words, p.strength, p.seed)
     for (u, p), (u2, p2) in zip(stub.weights, ours, strict=True):
         np.testing.assert_array_equal(u, u2)
         np.testing.assert_array_equal(p, p2)
@@ -308,6 +308,6 @@ def test_s2_data_are_the_scenes_own_samples():
     names = ("n_points", "noise", "seed", "query", "sigma_range", "grid_size")
     stub = SimpleNamespace(**{k: getattr(S, k) for k in names})
     S.compute(stub)
-    data = figure_data("KernelRegressionCollapse", {})[1]
+    data = figure_data("KernelRegressionCollapse")[1]
     assert data["x"] == stub.x.tolist() and data["y"] == stub.y.tolist()
     assert data["sigma_best"] == float(stub.sigmas[stub.best]) and data["query"] == S.query

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from lecture.clips import LECTURE, Clip
+from production.options import RenderOptions
 from production.pipeline import _groups, plan_needed
-from production.render import RenderOptions
 from production.shards import Timeline, auto_shards, min_shard_seconds
 
 

@@ -14,7 +14,7 @@ from manim import config, tempconfig
 
 from lecture.clips import LECTURE
 from manim_patches import install_slides_config as patch_manim_config
-from production.render import RenderError
+from production.options import RenderError
 from production.slides import DECKS
 
 REPO = Path(__file__).resolve().parents[2]

@@ -91,9 +91,9 @@ def test_sweep_readouts_print_attnmath_values_for_the_slider_position(media_dir)
 
 
 def find_clip_scores() -> tuple[float, ...]:
-    from scenes.s3_softmax_temperature import TemperatureSweep
+    from lecture.parameters import TemperatureParameters
 
-    return TemperatureSweep.scores
+    return TemperatureParameters().scores
 
 
 class GhostScene(Scene):

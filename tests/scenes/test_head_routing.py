@@ -9,7 +9,8 @@ from attnmath import DEFAULT_SENTENCE
 from drawing import theme
 from drawing.sentence import WordRows, word_arcs
 from lecture.clips import find_clip
-from lecture.config import ENV_VAR, MAX_WORD, load_config
+from lecture.config import MAX_WORD, load_config
+from lecture.settings import ENV, SceneSettings
 from tests.scenes.conftest import SceneRun
 
 # 14 tokens (the most lecture.toml accepts), each MAX_WORD characters long, annotated for every head.
@@ -48,7 +49,7 @@ def toml_sentence() -> str:
 def longest_lecture(tmp_path, monkeypatch):
     path = tmp_path / "lecture.toml"
     path.write_text(toml_sentence())
-    monkeypatch.setenv(ENV_VAR, str(path))
+    monkeypatch.setenv(ENV, SceneSettings(config=path).env()[ENV])
     return load_config(path)  # accepted: this is the longest sentence the file allows
 
 
@@ -59,7 +60,7 @@ def test_default_sentence_is_large():
 
 
 def test_longest_sentence_is_accepted(longest_lecture):
-    sentence = longest_lecture.overrides["HeadRouting"]["sentence"]
+    sentence = longest_lecture.parameters["HeadRouting"].sentence
     assert len(sentence) == 14 and all(len(w) == MAX_WORD for w in sentence.texts)
 
 

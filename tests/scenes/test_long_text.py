@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from lecture.clips import find_clip
-from lecture.config import ENV_VAR, MAX_TEXT, MAX_TEXT_WORD, MAX_WORD, ConfigError, load_config
+from lecture.config import MAX_TEXT, MAX_TEXT_WORD, MAX_WORD, ConfigError, load_config
+from lecture.settings import ENV, SceneSettings
 from tests.scenes.conftest import SceneRun
 
 # 80 characters: the longest title and subtitle accepted, one with a 24-character word.
@@ -20,7 +21,7 @@ def lecture_file(tmp_path, monkeypatch) -> None:
     path.write_text(
         f'title = "{TITLE}"\n[LectureTitle]\nsubtitle = "{SUBTITLE}"\n[KVCacheGrowth]\nwords = [{words}]\n'
     )
-    monkeypatch.setenv(ENV_VAR, str(path))
+    monkeypatch.setenv(ENV, SceneSettings(config=path).env()[ENV])
     load_config(path)  # the file is accepted
 
 

@@ -16,9 +16,9 @@ CLIPS = [pytest.param(c, id=c.scene) for c in LECTURE]
 @pytest.mark.parametrize("clip", CLIPS)
 def test_no_beat_carries_more_than_one_idea(clip):
     long = [
-        f"{b['id']} ({len(b['text'].split())} words)"
+        f"{b.id} ({len(b.text.split())} words)"
         for b in script()[clip.scene]
-        if slug(b["id"]) != "title" and len(b["text"].split()) > MAX_WORDS
+        if slug(b.id) != "title" and len(b.text.split()) > MAX_WORDS
     ]
     assert not long, f"beats over {MAX_WORDS} words: {long}"
 
@@ -27,15 +27,15 @@ def test_no_beat_carries_more_than_one_idea(clip):
 def test_every_spoken_number_is_the_computed_value(clip):
     expected = expected_numbers(clip.module)
     for beat in script()[clip.scene]:
-        want = expected[slug(beat["id"])]() if slug(beat["id"]) in expected else []
-        assert numbers_in(beat["text"]) == want, f"{beat['id']}: {beat['text']!r}"
-        captions = " ".join(" ".join(text.split()) for text, _start, _length in beat["cues"])
-        assert numbers_in(captions) == want, f"{beat['id']} captions: {captions!r}"
+        want = expected[slug(beat.id)]() if slug(beat.id) in expected else []
+        assert numbers_in(beat.text) == want, f"{beat.id}: {beat.text!r}"
+        captions = " ".join(" ".join(cue.text.split()) for cue in beat.cues)
+        assert numbers_in(captions) == want, f"{beat.id} captions: {captions!r}"
 
 
 @pytest.mark.parametrize("clip", CLIPS)
 def test_every_number_reference_names_a_beat_the_scene_has(clip):
-    slugs = {slug(b["id"]) for b in script()[clip.scene]}
+    slugs = {slug(b.id) for b in script()[clip.scene]}
     stale = sorted(set(expected_numbers(clip.module)) - slugs)
     assert not stale, f"tests/scenes/spoken/{clip.module}.py checks beats {clip.scene} no longer has: {stale}"
 

@@ -1,0 +1,99 @@
+"""What the build tells a scene's manim process: one typed record, carried by one environment variable.
+
+A scene rendered by the plain manim CLI finds no record and uses the defaults
+(the repository's ``lecture.toml`` is not read: the build passes it). The
+build, the script command and the decks write the record with :meth:`SceneSettings.env`;
+the scene reads it back with :meth:`SceneSettings.from_env`. Every field has
+one meaning and one place, so a new setting is one line here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+__all__ = ["ENV", "SceneSettings"]
+
+ENV = "LECTURE_SETTINGS"
+"""The environment variable that carries the record, as JSON."""
+
+
+@dataclass(frozen=True)
+class SceneSettings:
+    """The build's settings for one scene process.
+
+    Attributes
+    ----------
+    config : Path | None
+        The lecturer's ``lecture.toml`` (None: the default lecture).
+    voice : str
+        ``draft``, ``festival`` or ``none`` (see :data:`lecture.config.VOICES`).
+    narration : Path | None
+        The recordings folder (``<folder>/<Scene>/<beat id>.wav``); None: the repository's ``narration/``.
+    voice_cache : Path | None
+        Where synthesised speech is kept; None: the default under ``media/voice``.
+    estimate : bool
+        Time the beats from their words, with no audio at all (the script command, the page's plan).
+    beats_out : Path | None
+        Where the scene writes its beats record for the build; None: manim mixes the voice in itself.
+
+    >>> s = SceneSettings(config=Path("/x/lecture.toml"), voice="none", estimate=True)
+    >>> SceneSettings.from_env(s.env()) == s
+    True
+    >>> SceneSettings.from_env({}) == SceneSettings()
+    True
+    """
+
+    config: Path | None = None
+    voice: str = "draft"
+    narration: Path | None = None
+    voice_cache: Path | None = None
+    estimate: bool = False
+    beats_out: Path | None = None
+
+    def env(self) -> dict[str, str]:
+        """The environment entry that gives a manim process these settings."""
+        data = {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+        return {ENV: json.dumps(data, sort_keys=True)}
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> SceneSettings:
+        """The settings in ``environ`` (default: this process's), or the defaults when there are none."""
+        raw = (os.environ if environ is None else environ).get(ENV)
+        if not raw:
+            return cls()
+        data = json.loads(raw)
+        known = {f.name: f for f in fields(cls)}
+        unknown = sorted(set(data) - set(known))
+        if unknown:
+            raise ValueError(f"{ENV} has unknown setting(s) {unknown}: the build and the scene differ")
+        paths = {"config", "narration", "voice_cache", "beats_out"}
+        values: dict[str, Any] = {k: Path(v) if k in paths and v else v for k, v in data.items()}
+        return cls(**values)
+
+    def replace(self, **changes: Any) -> SceneSettings:
+        """These settings with ``changes``."""
+        return dataclasses.replace(self, **changes)
+
+    @contextmanager
+    def applied(self) -> Iterator[SceneSettings]:
+        """Set these settings for scenes run in this process (a dry run), restoring the old ones after."""
+        saved = os.environ.get(ENV)
+        os.environ.update(self.env())
+        try:
+            yield self
+        finally:
+            if saved is None:
+                os.environ.pop(ENV, None)
+            else:
+                os.environ[ENV] = saved
+
+
+def _plain(value: Any) -> Any:
+    return str(value) if isinstance(value, Path) else value

@@ -1,0 +1,129 @@
+"""A scene's beats record: what it said, when, with which voice, and its captions; written and read here only.
+
+A scene run by the build writes its record (``SceneSettings.beats_out``); the
+build turns it into the clip's captions, its voice track and the manifest's
+``beats``, and publishes it beside the clip as ``<clip>.beats.json``. The file
+format is JSON: ``{"scene", "duration", "beats": [{"id", "text", "start",
+"end", "voice", "engine", "audio": [[wav, start], ...], "cues": [[text, start,
+length], ...], "warning"}, ...]}``, all times in seconds from the clip's start.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from atomic_files import write_text
+from narration.cues import Cue
+
+__all__ = ["Beat", "BeatsRecord"]
+
+
+@dataclass(frozen=True)
+class Beat:
+    """One beat in clip time: its id and text, its span, what spoke it, its sound files and captions."""
+
+    id: str
+    text: str
+    start: float
+    end: float
+    voice: str  # "draft", "recorded" or "none"
+    engine: str  # e.g. "piper en_US-joe-medium", "recording", or "none"
+    audio: tuple[tuple[str, float], ...] = ()  # (WAV file, start)
+    cues: tuple[Cue, ...] = ()
+    warning: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The beat as the file holds it."""
+        return {
+            "id": self.id,
+            "text": self.text,
+            "start": self.start,
+            "end": self.end,
+            "voice": self.voice,
+            "engine": self.engine,
+            "audio": [[path, at] for path, at in self.audio],
+            "cues": [[c.text, c.start, round(c.duration, 3)] for c in self.cues],
+            "warning": self.warning,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Beat:
+        """A beat from the file's form."""
+        return cls(
+            id=data["id"],
+            text=data["text"],
+            start=data["start"],
+            end=data["end"],
+            voice=data["voice"],
+            engine=data.get("engine", "none"),
+            audio=tuple((str(path), at) for path, at in data["audio"]),
+            cues=tuple(Cue(start, start + length, text) for text, start, length in data["cues"]),
+            warning=data.get("warning", ""),
+        )
+
+    def manifest(self) -> dict[str, Any]:
+        """The beat as the manifest lists it: id, text, start, end, voice, engine."""
+        keys = ("id", "text", "start", "end", "voice", "engine")
+        return {k: getattr(self, k) for k in keys}
+
+
+@dataclass(frozen=True)
+class BeatsRecord:
+    """Every beat of one rendered scene, and the scene's length.
+
+    >>> beat = Beat("S.01-hello", "Hello.", 0.0, 1.5, "none", "none", cues=(Cue(0.2, 1.2, "Hello."),))
+    >>> record = BeatsRecord("S", 1.5, (beat,))
+    >>> BeatsRecord.from_json(json.loads(json.dumps(record.to_json()))) == record
+    True
+    >>> record.cues()
+    [Cue(start=0.2, end=1.2, text='Hello.')]
+    """
+
+    scene: str
+    duration: float
+    beats: tuple[Beat, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as the file holds it."""
+        return {"scene": self.scene, "duration": self.duration, "beats": [b.to_json() for b in self.beats]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeatsRecord:
+        """A record from the file's form."""
+        return cls(data["scene"], data["duration"], tuple(Beat.from_json(b) for b in data["beats"]))
+
+    def write(self, path: Path, indent: int | None = None) -> None:
+        """Write the record to ``path`` (atomically)."""
+        write_text(path, json.dumps(self.to_json(), indent=indent) + ("\n" if indent else ""))
+
+    @classmethod
+    def read(cls, path: Path) -> BeatsRecord:
+        """The record in ``path``."""
+        return cls.from_json(json.loads(Path(path).read_text()))
+
+    def cues(self) -> list[Cue]:
+        """Caption cues of every beat, in clip time."""
+        return [cue for beat in self.beats for cue in beat.cues]
+
+    def placements(self) -> list[tuple[Path, float]]:
+        """(sound file, start in clip time) of everything the voice says in the clip."""
+        return [(Path(path), at) for beat in self.beats for path, at in beat.audio]
+
+    def manifest(self) -> list[dict[str, Any]]:
+        """The beats as the manifest lists them."""
+        return [beat.manifest() for beat in self.beats]
+
+    def warnings(self) -> tuple[str, ...]:
+        """Why recordings were not used, beat by beat (empty when all were)."""
+        return tuple(beat.warning for beat in self.beats if beat.warning)
+
+    def with_audio_moved(self, moved: Mapping[str, str]) -> BeatsRecord:
+        """The record with sound files found elsewhere (``moved[old] = new``)."""
+        beats = tuple(
+            replace(b, audio=tuple((moved.get(path, path), at) for path, at in b.audio)) for b in self.beats
+        )
+        return replace(self, beats=beats)

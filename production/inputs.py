@@ -1,0 +1,97 @@
+"""Whether a published clip is up to date: a hash of everything that can change its pixels or captions.
+
+The hash covers the scene's module and every project module it imports,
+followed through the imports (the drawing kit, the narration, the manim
+patches, the lecture file's checks), the build steps that shape a clip's sound
+and captions, ``attnmath``, ``manim.cfg``, the render options and the manim
+version; it is recorded beside the output.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from pathlib import Path
+
+from lecture.clips import Clip
+from production.options import REPO, RenderOptions, published_paths
+
+__all__ = ["clip_inputs_hash", "is_up_to_date", "scene_dependencies", "RECIPE"]
+
+PROJECT = ("scenes", "drawing", "narration", "manim_patches", "lecture", "production")
+"""Top-level packages whose modules a clip's hash follows (``attnmath`` is hashed whole)."""
+
+SHARED_MODULES = (
+    "scenes.base",
+    "drawing.theme",
+    "lecture.clips",
+    "production.soundtrack",
+    "production.captions",
+)
+"""Modules every clip depends on: the scene base, the theme, the scene list, and the build steps
+that shape a clip's sound and captions."""
+
+
+def module_path(name: str) -> Path | None:
+    """The file of project module ``name`` (``drawing.theme`` -> ``drawing/theme.py``), if it exists."""
+    base = REPO / Path(*name.split("."))
+    return next((p for p in (base.with_suffix(".py"), base / "__init__.py") if p.exists()), None)
+
+
+def _imported(path: Path) -> list[str]:
+    """The project modules ``path`` imports (``from x import y`` counts as ``x`` and ``x.y``)."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found += [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+        elif isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+    return [name for name in found if name.split(".")[0] in PROJECT]
+
+
+def scene_dependencies(clip: Clip) -> list[Path]:
+    """The clip's own module and the project modules it imports, recursively."""
+    seen: dict[str, Path] = {}
+    todo = [f"scenes.{clip.module}", *SHARED_MODULES]
+    while todo:
+        name = todo.pop()
+        path = module_path(name)
+        if name in seen or path is None:
+            continue
+        seen[name] = path
+        todo += _imported(path)
+    return sorted(set(seen.values()))
+
+
+RECIPE = 2
+"""How the build turns the same inputs into pixels; raised when that changes, so older clips re-render
+(2: the renders read manim.cfg; before, the cache settings replaced it and clips were drawn on black)."""
+
+
+def clip_inputs_hash(clip: Clip, options: RenderOptions, extra: str = "") -> str:
+    """SHA-256 over everything that can change the clip's pixels or captions."""
+    import manim
+
+    digest = hashlib.sha256()
+    files = [
+        *scene_dependencies(clip),
+        *sorted((REPO / "attnmath").glob("*.py")),
+        REPO / "manim.cfg",
+    ]
+    for path in files:
+        digest.update(str(path.relative_to(REPO)).encode())
+        digest.update(path.read_bytes())
+    digest.update(f"{options.variant}|manim {manim.__version__}|recipe {RECIPE}|{extra}".encode())
+    return digest.hexdigest()
+
+
+def is_up_to_date(
+    clip: Clip, options: RenderOptions, out_dir: Path, extra: str = "", index: int | None = None
+) -> bool:
+    """True when the published clip exists and was made from the current inputs."""
+    video, _, stamp = published_paths(clip, options, out_dir, index)
+    return (
+        video.exists()
+        and stamp.exists()
+        and stamp.read_text().strip() == clip_inputs_hash(clip, options, extra)
+    )

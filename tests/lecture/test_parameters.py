@@ -1,0 +1,63 @@
+"""Scene parameters: one model per scene, which the lecture file, scenes, page and README follow."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from lecture.clips import LECTURE
+from lecture.config import LectureConfig, apply_overrides, load_config
+from lecture.parameters import PARAMETERS, ConfigError, KVCacheParameters, keys_table, parameters_of
+from lecture.settings import ENV, SceneSettings
+from scenes import load_scene
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_every_model_belongs_to_a_clip_of_the_lecture():
+    assert set(PARAMETERS) <= {c.scene for c in LECTURE}
+
+
+@pytest.mark.parametrize("scene", sorted(PARAMETERS))
+def test_a_scene_declares_its_parameters_but_holds_no_values_of_its_own(scene):
+    cls = load_scene(next(c for c in LECTURE if c.scene == scene))
+    for f in fields(PARAMETERS[scene]):
+        declared = any(f.name in vars(k).get("__annotations__", {}) for k in cls.__mro__)
+        assert declared, f"{scene} does not declare {f.name}"
+        assert not any(f.name in vars(k) for k in cls.__mro__), f"{scene} holds a value of {f.name}"
+
+
+def test_the_readme_table_of_keys_is_the_models():
+    readme = [line for line in (REPO / "README.md").read_text().splitlines() if line.startswith("| `[")]
+    assert readme == keys_table()
+
+
+def test_a_scene_gets_the_lecturers_values_and_the_defaults_of_the_rest(tmp_path, monkeypatch):
+    path = tmp_path / "lecture.toml"
+    path.write_text('[KVCacheGrowth]\nwords = ["a", "b", "c"]\nn_prompt = 2\n')
+    monkeypatch.setenv(ENV, SceneSettings(config=path).env()[ENV])
+    scene = SimpleNamespace(script_name=lambda: "KVCacheGrowth")
+    apply_overrides(scene)
+    assert (scene.words, scene.n_prompt) == (("a", "b", "c"), 2)
+    assert (scene.strength, scene.seed) == (KVCacheParameters.strength, KVCacheParameters.seed)
+
+
+def test_the_lecture_file_is_checked_by_the_models(tmp_path):
+    path = tmp_path / "lecture.toml"
+    path.write_text("[KVCacheGrowth]\nn_prompt = 10\nwords = [\"a\", \"b\"]\n")
+    with pytest.raises(ConfigError, match=r"n_prompt must be smaller than the number of words \(2\)"):
+        load_config(path)
+    path.write_text("[KVCacheGrowth]\nstrength = 3.0\n")  # fixed data, not a lecturer's key
+    refused = r"unknown key\(s\) \['strength'\]; allowed: \['n_prompt', 'words'\]"
+    with pytest.raises(ConfigError, match=refused):
+        load_config(path)
+
+
+def test_the_defaults_are_what_a_default_lecture_uses():
+    config = LectureConfig()
+    for scene in PARAMETERS:
+        assert config.parameters_for(scene) == parameters_of(scene)
+    assert parameters_of("AdaptiveSufficiency") is None
