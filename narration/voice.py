@@ -72,6 +72,8 @@ __all__ = [
     "wav_info",
     "check_recording",
     "speech_onsets",
+    "run_engine",
+    "FESTIVAL_SETUP",
 ]
 
 INSTALL = "apt-get install --no-install-recommends festival festvox-us-slt-hts"
@@ -84,7 +86,10 @@ LEAD, TAIL = 0.025, 0.05
 """Silence, in seconds, kept before the first and after the last speech in a synthesised file."""
 
 _VOICE = "cmu_us_slt_arctic_hts"
-_EVAL = f'(begin (voice_{_VOICE}) (set! hts_engine_params (append hts_engine_params \'(("-r" {RATE})))))'
+# festival's voice and speaking rate, set up once per festival process
+FESTIVAL_SETUP = (
+    f'(begin (voice_{_VOICE}) (set! hts_engine_params (append hts_engine_params \'(("-r" {RATE})))))'
+)
 _RULES = 2  # bump when speakable() changes what is said
 
 ENGINE = f"festival text2wave/{_VOICE}/r={RATE}/trim={LEAD},{TAIL}/speakable-v{_RULES}"  # (kept: same bytes)
@@ -230,7 +235,7 @@ def _key(text: str, engine: str) -> str:
     return hashlib.sha256(f"{engine_key(engine)}\0{text}".encode()).hexdigest()
 
 
-def _run_engine(spoken: str, folder: Path, engine: str) -> tuple[int, np.ndarray]:
+def run_engine(spoken: str, folder: Path, engine: str) -> tuple[int, np.ndarray]:
     """Speak ``spoken`` with this process's ``engine``; rate and mono samples."""
     if engine == "piper":
         return _run_piper(lexicon.respell(spoken), folder)
@@ -271,7 +276,7 @@ def _run_festival(spoken: str, folder: Path) -> tuple[int, np.ndarray]:
     def speak(stem: Path) -> None:
         (stem / "text.txt").write_text(spoken)
         try:
-            festival.speak(_EVAL, stem / "text.txt", stem / "speech.wav")
+            festival.speak(FESTIVAL_SETUP, stem / "text.txt", stem / "speech.wav")
         except festival.FestivalError as error:
             raise VoiceError(f"festival failed ({error}); is the voice installed? run {INSTALL}") from None
 
@@ -328,7 +333,7 @@ def synthesise(text: str, cache_dir: Path, engine: str = "piper") -> Path:
     target = cache_dir / f"{_key(text, engine)}.wav"
     if target.is_file():
         return target
-    sr, samples = _run_engine(spoken, cache_dir, engine)
+    sr, samples = run_engine(spoken, cache_dir, engine)
     _write_wav_atomic(target, sr, _trim(samples, sr))
     return target
 

@@ -111,12 +111,12 @@ REVIEWED = {"KV", "T5", "KL", "ALiBi", "H1", "H2", "H3", "H4", "ELU", "TV"}
 
 
 def test_every_acronym_the_narration_speaks_has_been_reviewed() -> None:
-    spoken = {w for beats in script().values() for b in beats for w in ACRONYM.findall(b["text"])}
+    spoken = {w for beats in script().values() for b in beats for w in ACRONYM.findall(b.text)}
     assert spoken <= REVIEWED, f"add to the lexicon tests, then to REVIEWED: {sorted(spoken - REVIEWED)}"
 
 
 def test_every_symbol_the_narration_writes_becomes_a_word() -> None:
     for beats in script().values():
         for beat in beats:
-            text = voiced(beat["text"])
-            assert text.isascii() and not re.search(r"[\\^_{}=<>|]", text), (beat["id"], text)
+            text = voiced(beat.text)
+            assert text.isascii() and not re.search(r"[\\^_{}=<>|]", text), (beat.id, text)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import subprocess
 import sys
 import wave
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from narration import piper, voice
+from narration.kept import Kept
 from narration.voice import VoiceError, engine_key, speech_onsets, synthesise, wav_info
 
 REPO = Path(__file__).resolve().parents[2]
@@ -31,7 +31,7 @@ def test_piper_audio_is_reproducible_mono_16_bit_and_cached(tmp_path: Path, monk
     def engine_must_not_run(*args, **kwargs):
         raise AssertionError("the engine ran although the audio was cached")
 
-    monkeypatch.setattr(voice, "_run_engine", engine_must_not_run)
+    monkeypatch.setattr(voice, "run_engine", engine_must_not_run)
     assert synthesise(text, tmp_path / "a") == first
 
 
@@ -66,15 +66,15 @@ def test_piper_pauses_between_sentences_and_trims_the_ends(tmp_path: Path) -> No
 
 def test_one_piper_speaks_every_text_and_a_stopped_one_is_started_again(tmp_path: Path) -> None:
     piper.speak("Hello again.", tmp_path / "a.wav", voice.PIPER)
-    running = piper._RUNNING[os.getpid(), voice.PIPER]
+    running = piper.RUNNING.running(voice.PIPER)
     piper.speak("And once more.", tmp_path / "b.wav", voice.PIPER)
-    assert piper._RUNNING[os.getpid(), voice.PIPER] is running  # one process for both texts
-    running._proc.kill()
-    running._proc.wait()
+    assert piper.RUNNING.running(voice.PIPER) is running  # one process for both texts
+    running.process.kill()
+    running.process.wait()
     piper.speak("Hello again.", tmp_path / "c.wav", voice.PIPER)
     assert (tmp_path / "a.wav").read_bytes() == (tmp_path / "c.wav").read_bytes()
-    assert piper._RUNNING[os.getpid(), voice.PIPER] is not running
-    assert not running._folder.exists() and running._proc.stderr.closed  # the dead one left nothing behind
+    assert piper.RUNNING.running(voice.PIPER) is not running
+    assert not running.folder.exists() and running.process.stderr.closed  # the dead one left nothing behind
 
 
 def test_a_missing_piper_is_one_line_naming_the_install(tmp_path: Path, monkeypatch) -> None:
@@ -82,7 +82,7 @@ def test_a_missing_piper_is_one_line_naming_the_install(tmp_path: Path, monkeypa
     monkeypatch.setattr(
         piper.importlib.util, "find_spec", lambda name: None if name == "piper" else real(name)
     )
-    monkeypatch.setattr(piper, "_RUNNING", {})
+    monkeypatch.setattr(piper, "RUNNING", Kept(piper.Piper))  # no piper running yet
     with pytest.raises(VoiceError, match="piper is not installed: run make setup") as caught:
         synthesise("A text never spoken before in this cache.", tmp_path)
     assert "\n" not in str(caught.value)

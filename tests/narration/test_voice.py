@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import struct
 import subprocess
@@ -96,7 +95,7 @@ def test_synthesise_is_cached_deterministic_mono_16_bit(tmp_path: Path, monkeypa
     def engine_must_not_run(*args, **kwargs):
         raise AssertionError("the engine ran although the audio was cached")
 
-    monkeypatch.setattr(voice, "_run_engine", engine_must_not_run)
+    monkeypatch.setattr(voice, "run_engine", engine_must_not_run)
     assert synthesise(text, tmp_path / "a", "festival") == first
 
 
@@ -138,9 +137,9 @@ def test_one_festival_speaks_every_text_as_text2wave_does(tmp_path: Path) -> Non
     texts = [TWO_SENTENCES, "Hi.", 'A "quoted" word, k effective, and tau 0.5.', TWO_SENTENCES]
     for k, text in enumerate(texts):
         (tmp_path / f"{k}.txt").write_text(text)
-        festival.speak(voice._EVAL, tmp_path / f"{k}.txt", tmp_path / f"{k}-kept.wav")
+        festival.speak(voice.FESTIVAL_SETUP, tmp_path / f"{k}.txt", tmp_path / f"{k}-kept.wav")
         alone = subprocess.run(
-            ["text2wave", "-eval", voice._EVAL, "-o", str(tmp_path / f"{k}-alone.wav")],
+            ["text2wave", "-eval", voice.FESTIVAL_SETUP, "-o", str(tmp_path / f"{k}-alone.wav")],
             input=text,
             text=True,
             capture_output=True,
@@ -148,19 +147,19 @@ def test_one_festival_speaks_every_text_as_text2wave_does(tmp_path: Path) -> Non
         )
         assert not alone.stderr.strip()
         assert (tmp_path / f"{k}-kept.wav").read_bytes() == (tmp_path / f"{k}-alone.wav").read_bytes(), text
-    assert len([f for (pid, _), f in festival._RUNNING.items() if pid == os.getpid()]) == 1  # one process
+    assert len(festival.RUNNING.engines()) == 1  # one process
 
 
 @needs_festival
 def test_a_festival_that_stops_is_started_again(tmp_path: Path) -> None:
     (tmp_path / "t.txt").write_text("Hello again.")
-    festival.speak(voice._EVAL, tmp_path / "t.txt", tmp_path / "a.wav")
-    running = festival._RUNNING[os.getpid(), voice._EVAL]
-    running._proc.kill()
-    running._proc.wait()
-    festival.speak(voice._EVAL, tmp_path / "t.txt", tmp_path / "b.wav")
+    festival.speak(voice.FESTIVAL_SETUP, tmp_path / "t.txt", tmp_path / "a.wav")
+    running = festival.RUNNING.running(voice.FESTIVAL_SETUP)
+    running.process.kill()
+    running.process.wait()
+    festival.speak(voice.FESTIVAL_SETUP, tmp_path / "t.txt", tmp_path / "b.wav")
     assert (tmp_path / "a.wav").read_bytes() == (tmp_path / "b.wav").read_bytes()
-    assert festival._RUNNING[os.getpid(), voice._EVAL] is not running
+    assert festival.RUNNING.running(voice.FESTIVAL_SETUP) is not running
 
 
 def test_missing_engine_names_the_package(tmp_path: Path, monkeypatch) -> None:
@@ -171,7 +170,7 @@ def test_missing_engine_names_the_package(tmp_path: Path, monkeypatch) -> None:
 
 @needs_festival
 def test_missing_voice_names_the_package(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(voice, "_EVAL", "(voice_no_such_voice_hts)")
+    monkeypatch.setattr(voice, "FESTIVAL_SETUP", "(voice_no_such_voice_hts)")
     with pytest.raises(VoiceError, match="festvox-us-slt-hts") as caught:
         synthesise("Hello.", tmp_path, "festival")
     assert "\n" not in str(caught.value)

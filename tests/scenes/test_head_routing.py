@@ -9,7 +9,8 @@ from attnmath import DEFAULT_SENTENCE
 from drawing import theme
 from drawing.sentence import WordRows, word_arcs
 from lecture.clips import find_clip
-from lecture.config import MAX_WORD, load_config
+from lecture.config import load_config
+from lecture.parameters import MAX_WORD
 from lecture.settings import ENV, SceneSettings
 from tests.scenes.conftest import SceneRun
 

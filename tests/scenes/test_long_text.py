@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from lecture.clips import find_clip
-from lecture.config import MAX_TEXT, MAX_TEXT_WORD, MAX_WORD, ConfigError, load_config
+from lecture.config import load_config
+from lecture.parameters import MAX_TEXT, MAX_TEXT_WORD, MAX_WORD, ConfigError
 from lecture.settings import ENV, SceneSettings
 from tests.scenes.conftest import SceneRun
 
