@@ -65,6 +65,7 @@ bench: setup
 	$(BIN)/python bench/attention_cost.py
 	$(BIN)/python bench/kv_cache.py
 	$(BIN)/python bench/voices.py --jobs 2
+	$(BIN)/python bench/preview.py --quality l
 	$(BIN)/python bench/lecture.py --qualities l --jobs 1,2
 
 bench-full: setup

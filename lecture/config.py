@@ -73,13 +73,18 @@ class LectureConfig:
         """The lecturer's recordings for ``clip``'s beats (``<narration>/<Scene>/*.wav``)."""
         return sorted((self.narration / clip.scene).glob("*.wav"))
 
-    def fingerprint(self, clip: Clip) -> str:
-        """What of the file, the voice and the recordings affects ``clip`` (part of its up-to-date hash)."""
+    def fingerprint(self, clip: Clip, recordings: bool = True) -> str:
+        """What of the file, the voice and the recordings affects ``clip`` (part of its up-to-date hash).
+
+        Without ``recordings``, the recordings are left out (a beat's key names its own sound).
+        """
         part: dict[str, Any] = {
             "overrides": self.raw.get(clip.scene, {}),
             "voice": self.voice,  # the engine's settings are in narration/voice.py, hashed with the code
-            "recordings": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in self.recordings(clip)},
         }
+        if recordings:
+            found = self.recordings(clip)
+            part["recordings"] = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in found}
         if clip.scene == "LectureTitle":
             part |= {"title": self.title, "outline": [c.scene for c in self.clips]}
         return json.dumps(part, sort_keys=True)

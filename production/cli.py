@@ -1,4 +1,4 @@
-"""Command line for the lecture: ``python -m scenes list | script | render | build | slides``."""
+"""Command line for the lecture: ``python -m scenes list | script | render | build | slides | preview``."""
 
 from __future__ import annotations
 
@@ -34,6 +34,22 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     sub.add_parser("list", help="the scenes in lecture order")
     script = sub.add_parser("script", help="the narration script, beat by beat, for a lecturer to record")
     script.add_argument("--out", type=Path, default=None, help="write to this file (default: print it)")
+    preview = sub.add_parser("preview", help="render the named beats of a scene, with voice and captions")
+    preview.add_argument("scene", metavar="SCENE", help="the scene's name (see `list`)")
+    preview.add_argument(
+        "--beat",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="a beat's id, as the script names it (e.g. 03-softmax) or its slug; repeat for more "
+        "(default: every beat)",
+    )
+    preview.add_argument("--quality", default="l", help=f"one of {', '.join(QUALITIES)}; default l")
+    preview.add_argument("--voice", default=None, help="draft, festival or none (default: the lecture's)")
+    preview.add_argument("--media-dir", type=Path, default=DEFAULT_MEDIA, help="output root (default media/)")
+    preview.add_argument(
+        "--watch", action="store_true", help="keep running: after each save, render the beats that changed"
+    )
     for name, text in (
         ("render", "render chosen scenes"),
         ("build", "render and publish the whole lecture"),
@@ -137,6 +153,22 @@ def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) 
         print(f"\n{len(results)} clip(s) in {out_dir}")
 
 
+def cmd_preview(args: argparse.Namespace, config: LectureConfig) -> None:
+    """Render the chosen beats of one scene into media/preview/<Scene>/ and print their files."""
+    from production.preview import preview_beats, watch  # imports the render machinery: only when needed
+
+    clip = find_clip(args.scene)
+    options, media = RenderOptions(args.quality), args.media_dir.resolve()
+    if args.watch:
+        load = lambda: load_config(config_path(args)).with_voice(args.voice)  # noqa: E731  (read each save)
+        watch(clip, args.beat, options, media, load, lambda line: print(line, flush=True))
+        return
+    results = preview_beats(clip, args.beat, options, media, config.with_voice(args.voice))
+    for r in results:
+        what = f"rendered in {r.seconds:.1f}s" if r.rendered else "up to date"
+        print(f"{r.beat}: {what}\n  video:    {r.video}\n  still:    {r.still}\n  captions: {r.captions}")
+
+
 def cmd_slides(args: argparse.Namespace, config: LectureConfig) -> None:
     """Render every chosen scene as a deck and convert to HTML, PPTX and PDF."""
     from production.deck import build_slides
@@ -175,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
             cmd_script(args, config)
         elif args.command == "slides":
             cmd_slides(args, config)
+        elif args.command == "preview":
+            cmd_preview(args, config)
         else:
             cmd_render(args, config, build=args.command == "build")
     except (RenderError, ConfigError, ValueError, KeyError) as exc:

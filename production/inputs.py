@@ -14,7 +14,7 @@ import hashlib
 from pathlib import Path
 
 from lecture.clips import Clip
-from production.options import REPO, RenderOptions, published_paths
+from production.options import REPO, RenderError, RenderOptions, published_paths
 
 __all__ = ["clip_inputs_hash", "is_up_to_date", "scene_dependencies", "RECIPE"]
 
@@ -41,12 +41,21 @@ def module_path(name: str) -> Path | None:
 def _imported(path: Path) -> list[str]:
     """The project modules ``path`` imports (``from x import y`` counts as ``x`` and ``x.y``)."""
     found: list[str] = []
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(_parse(path)):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found += [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
         elif isinstance(node, ast.Import):
             found += [alias.name for alias in node.names]
     return [name for name in found if name.split(".")[0] in PROJECT]
+
+
+def _parse(path: Path) -> ast.Module:
+    """``path``'s syntax tree; a :class:`RenderError` naming the file and line when it does not parse."""
+    try:
+        return ast.parse(path.read_text(), filename=str(path))
+    except SyntaxError as error:
+        where = path.relative_to(REPO) if path.is_relative_to(REPO) else path
+        raise RenderError(f"{where}, line {error.lineno}: {error.msg}; fix it and save again") from None
 
 
 def scene_dependencies(clip: Clip) -> list[Path]:
@@ -68,8 +77,12 @@ RECIPE = 2
 (2: the renders read manim.cfg; before, the cache settings replaced it and clips were drawn on black)."""
 
 
-def clip_inputs_hash(clip: Clip, options: RenderOptions, extra: str = "") -> str:
-    """SHA-256 over everything that can change the clip's pixels or captions."""
+def clip_inputs_hash(clip: Clip, options: RenderOptions, extra: str = "", *, narration: bool = True) -> str:
+    """SHA-256 over everything that can change the clip's pixels or captions.
+
+    Without ``narration``, the scene modules are hashed with their beats' spoken
+    texts left out (:func:`without_narration`): what a beat's own key adds back.
+    """
     import manim
 
     digest = hashlib.sha256()
@@ -80,9 +93,29 @@ def clip_inputs_hash(clip: Clip, options: RenderOptions, extra: str = "") -> str
     ]
     for path in files:
         digest.update(str(path.relative_to(REPO)).encode())
-        digest.update(path.read_bytes())
+        scene_module = path.parent.name == "scenes" and path.name.startswith("s")
+        digest.update(path.read_bytes() if narration or not scene_module else without_narration(path))
     digest.update(f"{options.variant}|manim {manim.__version__}|recipe {RECIPE}|{extra}".encode())
     return digest.hexdigest()
+
+
+def without_narration(path: Path) -> bytes:
+    r"""A scene module's code with the text of every ``beat(slug, text)`` call left out.
+
+    >>> import tempfile
+    >>> a, b = (Path(tempfile.mkdtemp()) / "s9.py" for _ in range(2))
+    >>> _ = a.write_text('with self.beat("x", "One sentence."):\n    self.play(A())\n')
+    >>> _ = b.write_text('with self.beat("x", "Another one."):\n    self.play(A())\n')
+    >>> without_narration(a) == without_narration(b)
+    True
+    """
+    tree = _parse(path)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "beat":
+            if len(node.args) >= 2:
+                node.args[1] = ast.Constant("")
+            node.keywords = [k for k in node.keywords if k.arg != "text"]
+    return ast.dump(tree).encode()
 
 
 def is_up_to_date(

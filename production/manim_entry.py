@@ -52,6 +52,8 @@ def timeline(scene: str, cache: Path, quality: str) -> dict[str, Any]:
         "frame_rate": float(done.camera.frame_rate),
         "duration": done.renderer.time,
         "animations": [list(a) for a in animations],
+        "beats": [list(span) for span in getattr(done, "beat_spans", [])],
+        "record": [beat.to_json() for beat in getattr(done, "beats", [])],
     }
 
 

@@ -30,7 +30,7 @@ import av
 import numpy as np
 
 from atomic_files import replacing
-from narration.beats import BeatsRecord
+from narration.beats import Beat, BeatsRecord
 
 __all__ = [
     "Timeline",
@@ -66,12 +66,17 @@ class Timeline:
     frame_rate: float
     duration: float
     animations: tuple[tuple[int, bool], ...]
+    beats: tuple[tuple[str, int, int], ...] = ()  # (beat id, its first and last animation)
+    record: tuple[Beat, ...] = ()  # the beats as the dry run timed them
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Timeline:
         """From the plan step's JSON line."""
         animations = tuple((int(f), bool(z)) for f, z in data["animations"])
-        return cls(str(data["scene"]), float(data["frame_rate"]), float(data["duration"]), animations)
+        beats = tuple((str(b), int(first), int(last)) for b, first, last in data.get("beats", []))
+        record = tuple(Beat.from_json(b) for b in data.get("record", []))
+        scene, rate, duration = str(data["scene"]), float(data["frame_rate"]), float(data["duration"])
+        return cls(scene, rate, duration, animations, beats, record)
 
 
 def animation_costs(timeline: Timeline) -> np.ndarray:

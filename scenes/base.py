@@ -68,6 +68,7 @@ class LectureScene(Scene):
         self.live_drivers: dict[int, tuple[VGroup, VGroup]] = {}
         self.narrator = Narrator(self.script_name())
         self.beats: list[Beat] = []
+        self.beat_spans: list[tuple[str, int, int]] = []  # (beat id, first and last animation)
         clip = next((c for c in LECTURE if c.scene == self.script_name()), None)
         if clip is not None:
             self.section, self.title = f"Section {clip.section}", clip.title
@@ -85,9 +86,12 @@ class LectureScene(Scene):
         The beat lasts at least as long as its narration plus a breath: when
         the body's animations are shorter, the last frame is held. The body
         may pace itself on ``spoken.duration``. Captions come from the
-        narration, and each beat ends a slide when rendered as a deck.
+        narration. Rendered as a deck, each beat is a slide whose speaker notes
+        are the beat's script.
         """
+        self.slide_break(notes=" ".join(text.split()))
         beat_id = f"{self.script_name()}.{len(self.beats) + 1:02d}-{slug}"
+        first = self.renderer.num_plays  # the beat's first animation, as ``manim -n`` numbers them
         spoken = self.narrator.speak(beat_id, text)
         if spoken.warning:
             print(f"warning: {spoken.warning}", file=sys.stderr)
@@ -98,7 +102,7 @@ class LectureScene(Scene):
         yield spoken
         self.hold(start + spoken.duration + BREATH - self.renderer.time)
         self.record_beat(spoken, start)
-        self.slide_break()
+        self.beat_spans.append((beat_id, first, self.renderer.num_plays - 1))
 
     def speech_left(self) -> float:
         """Seconds of the current beat's narration still to come (0 once it has been spoken)."""
@@ -164,11 +168,16 @@ class LectureScene(Scene):
             BeatsRecord(self.script_name(), self.renderer.time, tuple(self.beats)).write(out)
         super().tear_down()
 
-    def slide_break(self) -> None:
-        """A breakpoint: a new slide when rendered as a deck (manim-slides), nothing otherwise."""
+    def slide_break(self, notes: str = "") -> None:
+        """A new slide, with speaker ``notes``, when rendered as a deck (manim-slides); nothing otherwise.
+
+        manim-slides' ``next_slide`` ends the slide so far and gives the next one
+        its settings, so a beat calls it as it starts (at the very start it only
+        sets the first slide's notes).
+        """
         next_slide = getattr(self, "next_slide", None)
         if callable(next_slide):
-            next_slide()
+            next_slide(notes=notes)
 
     def go_live(self, group: VGroup, refresh: Callable[[], None]) -> None:
         """Redraw ``group`` with ``refresh()`` on every frame, until :meth:`stop_live`.

@@ -50,10 +50,20 @@ def frames(path: Path) -> list[np.ndarray]:
         return [f.to_ndarray() for f in container.decode(video=0)]
 
 
+def rgb_frames(path: Path) -> list[np.ndarray]:
+    """Every decoded frame of a video as RGB (int16, for differences)."""
+    with av.open(str(path)) as container:
+        return [f.to_ndarray(format="rgb24").astype(np.int16) for f in container.decode(video=0)]
+
+
 def assert_same_frames(a: Path, b: Path) -> None:
     """Equal frame by frame, up to encoder noise (far below what a moved or changed object gives)."""
-    first, second = frames(a), frames(b)
-    assert len(first) == len(second), f"{a.name}: {len(first)} frames vs {len(second)}"
+    assert_frames_equal(frames(a), frames(b), a.name)
+
+
+def assert_frames_equal(first: list[np.ndarray], second: list[np.ndarray], what: str = "video") -> None:
+    """Two decoded frame lists equal frame by frame, up to encoder noise."""
+    assert len(first) == len(second), f"{what}: {len(first)} frames vs {len(second)}"
     for i, (x, y) in enumerate(zip(first, second, strict=True)):
         diff = np.abs(x.astype(np.int16) - y)
         assert diff.max() <= 24 and diff.mean() < 0.25, f"frame {i}: max {diff.max()}, mean {diff.mean():.3f}"

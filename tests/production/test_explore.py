@@ -235,7 +235,7 @@ def test_s4_shows_attnmath_for_any_temperature(opened):
 
 def test_s5_shows_each_heads_weights_for_each_query_word(opened, lecture):
     page = opened.page
-    sentence = lecture["config"].overrides["HeadRouting"]["sentence"]
+    sentence = lecture["config"].parameters["HeadRouting"].sentence
     weights = stylized_heads(sentence, causal=True).weights
     words = list(sentence.texts)
     assert page.locator("#explore-s5 [data-query]").count() == len(words)
@@ -271,8 +271,7 @@ def check_s6(page, steps, words, t: int) -> None:
 
 def test_s6_steps_through_decoding(opened, lecture):
     page = opened.page
-    over = lecture["config"].overrides["KVCacheGrowth"]
-    words = over["words"]
+    words = lecture["config"].parameters["KVCacheGrowth"].words
     steps = decode_weights(words, 6.0, 6)
     check_s6(page, steps, words, 1)  # the end of the 2-token prompt
     page.click("#explore-s6 [data-control='next']")
@@ -303,11 +302,12 @@ def test_s6_data_are_the_scenes_own_decoding():
 
 
 def test_s2_data_are_the_scenes_own_samples():
+    from lecture.parameters import KernelRegressionParameters
     from scenes.s2_kernel_regression import KernelRegressionCollapse as S
 
-    names = ("n_points", "noise", "seed", "query", "sigma_range", "grid_size")
-    stub = SimpleNamespace(**{k: getattr(S, k) for k in names})
+    params = KernelRegressionParameters()
+    stub = SimpleNamespace(**params.values())  # what the scene is given in setup
     S.compute(stub)
     data = figure_data("KernelRegressionCollapse")[1]
     assert data["x"] == stub.x.tolist() and data["y"] == stub.y.tolist()
-    assert data["sigma_best"] == float(stub.sigmas[stub.best]) and data["query"] == S.query
+    assert data["sigma_best"] == float(stub.sigmas[stub.best]) and data["query"] == params.query

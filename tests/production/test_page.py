@@ -68,6 +68,9 @@ def test_one_thumbnail_per_beat_with_its_text(lecture, opened):
         for shot in clip["storyboard"]:
             with Image.open(lecture["out"] / shot["image"]) as img:
                 assert img.format == "JPEG" and img.size == THUMB_SIZE
+        commands = page.locator(f"#section-{clip['scene']} code.preview-command").all_text_contents()
+        slugs = [b["id"].split(".", 1)[1] for b in clip["beats"]]
+        assert commands == [f"python -m scenes preview {clip['scene']} --beat {s}" for s in slugs]
     strip = page.locator("#section-TemperatureSweep button.beat")
     strip.first.scroll_into_view_if_needed()
     loaded = "els => els.every((e) => e.complete && e.naturalWidth > 0)"

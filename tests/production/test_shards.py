@@ -4,21 +4,34 @@ from __future__ import annotations
 
 import json
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from PIL import Image
 
 from lecture.config import load_config
 from manim_patches import rendered_frames
+from narration.beats import Beat, BeatsRecord
 from production.cli import main
 from production.jobs import portable_toml
 from production.media import probe
 from production.shards import Timeline, auto_shards, check_shards, split
 from production.soundtrack import decode_audio
-from tests.production.shard_helpers import REPO, assert_same_frames, clean_env, cli, media_with_caches
+from tests.production.shard_helpers import (
+    REPO,
+    assert_frames_equal,
+    assert_same_frames,
+    clean_env,
+    cli,
+    frames,
+    media_with_caches,
+    rgb_frames,
+    run_cli,
+)
 
 
 @given(st.lists(st.floats(0.1, 100.0), min_size=1, max_size=60), st.integers(1, 70))
@@ -53,11 +66,11 @@ def test_rendered_frames_match_manims_own_count():
 
 
 def test_shards_whose_beats_disagree_are_refused():
-    beat = {"id": "a", "start": 0.0, "end": 1.0}
-    full = {"beats": [beat, {**beat, "id": "b", "start": 1.0}]}
-    check_shards("S", [{"beats": [beat]}, full])
+    beat = Beat("S.01-a", "A.", 0.0, 1.0, "none", "none")
+    full = BeatsRecord("S", 2.0, (beat, replace(beat, id="S.02-b", start=1.0, end=2.0)))
+    check_shards("S", [BeatsRecord("S", 1.0, (beat,)), full])
     with pytest.raises(ValueError, match="not deterministic"):
-        check_shards("S", [{"beats": [{**beat, "end": 1.1}]}, full])
+        check_shards("S", [BeatsRecord("S", 1.1, (replace(beat, end=1.1),)), full])
 
 
 def test_the_lecture_file_travels_to_other_machines_without_its_paths(tmp_path):
@@ -71,7 +84,7 @@ def test_the_lecture_file_travels_to_other_machines_without_its_paths(tmp_path):
     scenes = [c.scene for c in config.clips]
     (tmp_path / "portable.toml").write_text(portable_toml(config.title, scenes, "none", config.raw))
     again = load_config(tmp_path / "portable.toml")
-    assert (again.title, again.clips, again.overrides) == (config.title, config.clips, config.overrides)
+    assert (again.title, again.clips, again.parameters) == (config.title, config.clips, config.parameters)
     assert again.voice == "none" and again.narration != config.narration
 
 
@@ -93,9 +106,9 @@ def test_bad_shard_counts_give_one_clear_line_before_anything_renders(argv, mess
 @pytest.fixture(scope="module")
 def title(tmp_path_factory) -> dict:
     """The title rendered whole and in three shards, side by side, with the draft voice."""
-    procs, videos = {}, {}
+    procs, videos, medias = {}, {}, {}
     for name, shards in (("whole", "1"), ("sharded", "3")):
-        media = media_with_caches(tmp_path_factory.mktemp(name))
+        media = medias[name] = media_with_caches(tmp_path_factory.mktemp(name))
         args = cli("render", "LectureTitle", "--quality", "l", "--shards", shards, "--media-dir", str(media))
         procs[name] = subprocess.Popen(
             args, cwd=REPO, env=clean_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
@@ -105,7 +118,7 @@ def title(tmp_path_factory) -> dict:
     for name, proc in procs.items():
         _, logs[name] = proc.communicate(timeout=600)
         assert proc.returncode == 0, logs[name][-3000:]
-    return {name: {"video": videos[name], "log": logs[name]} for name in procs}
+    return {name: {"video": videos[name], "log": logs[name], "media": medias[name]} for name in procs}
 
 
 @pytest.mark.render
@@ -129,3 +142,39 @@ def test_sharded_title_has_the_same_beats_captions_and_voice(title):
     assert voices[0] is not None and voices[1] is not None, "the voice was not laid on"
     assert voices[0].size == voices[1].size and np.abs(voices[0] - voices[1]).max() < 1e-3
     assert abs(probe(sharded).duration - beats[1]["duration"]) < 0.1
+
+
+@pytest.mark.render
+def test_a_one_beat_preview_is_that_beat_of_the_whole_clip(title):
+    whole, media = title["whole"]["video"], title["whole"]["media"]
+    args = ("preview", "LectureTitle", "--beat", "bank", "--quality", "l", "--media-dir", str(media))
+    first = run_cli(*args)
+    assert first.returncode == 0, first.stderr[-3000:]
+    folder = media / "preview" / "LectureTitle"
+    video, still = folder / "LectureTitle.02-bank.mp4", folder / "LectureTitle.02-bank.png"
+    assert "LectureTitle.02-bank: rendered in" in first.stdout and str(video) in first.stdout
+    record = json.loads(whole.with_suffix(".beats.json").read_text())
+    beat = next(b for b in record["beats"] if b["id"].endswith("-bank"))
+    shown = frames(video)
+    start = round(beat["start"] * 15)
+    assert len(shown) == round((beat["end"] - beat["start"]) * 15)
+    assert_frames_equal(shown, frames(whole)[start : start + len(shown)])
+    last = np.asarray(Image.open(still).convert("RGB"), dtype=np.int16)
+    assert np.abs(last - rgb_frames(video)[-1]).mean() < 1.0  # the still is the beat's last frame
+    voice = decode_audio(video)
+    assert voice is not None and np.abs(voice).max() > 0.05, "the preview carries the beat's voice"
+    cues = (folder / "LectureTitle.02-bank.srt").read_text()
+    assert " ".join(beat["text"].split()[:3]) in " ".join(cues.split())
+    made = video.stat().st_mtime_ns
+    again = run_cli(*args)
+    assert again.returncode == 0 and "LectureTitle.02-bank: up to date" in again.stdout
+    assert video.stat().st_mtime_ns == made  # nothing was rendered again
+
+
+@pytest.mark.render
+def test_an_unknown_beat_is_one_line_naming_the_beats(tmp_path):
+    media = media_with_caches(tmp_path)
+    proc = run_cli("preview", "LectureTitle", "--beat", "nope", "--media-dir", str(media))
+    err = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and err[-1].startswith("error: LectureTitle has no beat 'nope'; its beats:")
+    assert "Traceback" not in proc.stderr

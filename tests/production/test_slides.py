@@ -12,10 +12,13 @@ from pathlib import Path
 import pytest
 from manim import config, tempconfig
 
-from lecture.clips import LECTURE
+from lecture.clips import LECTURE, find_clip
+from lecture.config import load_config
 from manim_patches import install_slides_config as patch_manim_config
 from production.options import RenderError
+from production.script import scene_beats
 from production.slides import DECKS
+from tests.production.browser import chromium, open_page
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -90,5 +93,23 @@ def test_slides_command_writes_an_offline_html_pptx_and_pdf(tmp_path):
     with zipfile.ZipFile(out / "slides.pptx") as pptx:
         slides = [n for n in pptx.namelist() if re.fullmatch(r"ppt/slides/slide\d+\.xml", n)]
     assert len(slides) >= 2
+    beats = [b.text for b in scene_beats(find_clip("LectureTitle"), load_config(config_file))]
+    assert_notes_are_the_script(out, beats)
     pdf = (out / "slides.pdf").read_bytes()
     assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 2
+
+
+def assert_notes_are_the_script(out, beats: list[str]) -> None:
+    """Every slide's speaker notes are its beat's script: in Chromium (reveal.js) and in the PPTX."""
+    from pptx import Presentation
+
+    with chromium() as browser:
+        opened = open_page(browser, (out / "slides.html").as_uri())
+        notes = opened.page.evaluate(
+            "Array.from(document.querySelectorAll('.slides > section'))"
+            ".map(s => (s.querySelector('aside.notes') || {textContent: ''}).textContent.trim())"
+        )
+    assert notes == beats, "slides.html: each slide's notes (press S) must be its beat's script"
+    deck = Presentation(str(out / "slides.pptx"))
+    pptx_notes = [s.notes_slide.notes_text_frame.text if s.has_notes_slide else "" for s in deck.slides]
+    assert pptx_notes == beats, "slides.pptx: each slide's notes page must hold its beat's script"

@@ -8,11 +8,20 @@ from __future__ import annotations
 
 import math
 from functools import cache
+from types import SimpleNamespace
 
 import numpy as np
 
 from attnmath import fit_similarity
-from scenes.s1_fixed_vs_query import FixedVsQueryWeights as S
+from lecture.parameters import FixedVsQueryParameters
+from scenes.s1_fixed_vs_query import FixedVsQueryWeights
+
+# the scene's data parameters (its model) and its own held-out sample settings
+S = SimpleNamespace(
+    **FixedVsQueryParameters().values(),
+    n_fresh=FixedVsQueryWeights.n_fresh,
+    fresh_seed=FixedVsQueryWeights.fresh_seed,
+)
 
 BANDWIDTHS = np.geomspace(1e-3, 10, 200)  # the grid the scene's best Gaussian bandwidth is chosen from
 

@@ -6,7 +6,9 @@ import math
 
 import numpy as np
 
-from scenes.s2_kernel_regression import KernelRegressionCollapse as S
+from lecture.parameters import KernelRegressionParameters
+
+S = KernelRegressionParameters()  # the scene's data parameters
 
 
 def effective_k(sigma: float) -> float:

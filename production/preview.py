@@ -1,0 +1,254 @@
+"""One beat at a time: render only the named beats of a scene, with their voice and captions.
+
+A beat is a range of the scene's animations (the plan numbers them as
+``manim -n`` does), so a beat renders as a shard does: manim runs the scene up
+to the beat with its animations skipped but its clock and state kept
+(:func:`manim_patches.install_exact_skipping`), then draws the beat's frames,
+the same frames the whole clip has there. Each beat is published under
+``media/preview/<Scene>/`` as ``<beat id>.mp4`` (its voice laid on),
+``<beat id>.srt`` and ``<beat id>.png`` (its last frame), with a stamp of its
+inputs in two lines. The first is the whole scene's inputs hash: when it is
+unchanged, the beat is up to date without a plan, so a second run returns at
+once. The second is the beat's own key: the scene's code with the beats' spoken
+texts left out, the lecture file, and the beat itself as the plan times it (its
+text, voice and sound, start, end and animations). After an edit, the scene is
+planned again (a dry run) and only the beats whose key changed render: the
+edited beat, and later beats only when the edit moved them in time.
+:func:`watch` does this after every save.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import shutil
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from atomic_files import copy_file, write_bytes, write_text
+from lecture.clips import Clip
+from lecture.config import LectureConfig
+from narration.beats import Beat, BeatsRecord
+from production import manim_run
+from production.captions import to_srt
+from production.inputs import clip_inputs_hash
+from production.jobs import ShardJob, render_shard
+from production.media import probe, save_last_frame
+from production.options import REPO, RenderError, RenderOptions
+from production.pipeline import plan
+from production.soundtrack import add_voice
+
+__all__ = ["BeatPreview", "preview_beats", "beat_key", "watch", "WATCHED"]
+
+WATCHED = ("scenes", "drawing", "narration", "lecture", "attnmath", "manim_patches", "manim.cfg")
+"""What a preview's pictures and sound come from, in the repository (with the lecture file and recordings)."""
+
+
+@dataclass(frozen=True)
+class BeatPreview:
+    """A previewed beat: its clip, last frame and captions, and whether it was rendered now."""
+
+    beat: str
+    video: Path
+    still: Path
+    captions: Path
+    rendered: bool
+    seconds: float
+
+
+def _paths(folder: Path, beat: str) -> tuple[Path, Path, Path, Path]:
+    return (folder / f"{beat}.mp4", folder / f"{beat}.png", folder / f"{beat}.srt", folder / f"{beat}.inputs")
+
+
+def _scene_hash(clip: Clip, options: RenderOptions, config: LectureConfig) -> str:
+    return clip_inputs_hash(clip, options, config.fingerprint(clip))
+
+
+def beat_key(
+    clip: Clip, options: RenderOptions, config: LectureConfig, beat: Beat, span: tuple[int, int]
+) -> str:
+    """What decides one beat's preview: the scene's code and data but not its narration, and the beat."""
+    code = clip_inputs_hash(clip, options, config.fingerprint(clip, recordings=False), narration=False)
+    digest = hashlib.sha256(f"{code}|{span}|{beat.id}|{beat.text}|{beat.start}|{beat.end}".encode())
+    digest.update(f"{beat.voice}|{beat.engine}".encode())
+    for path, at in beat.audio:
+        digest.update(f"|{at - beat.start:.6f}|".encode() + hashlib.sha256(Path(path).read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _stamps(folder: Path, beat: str) -> list[str]:
+    """The beat's stamp lines (scene hash, beat key), if it has been previewed and all its files are there."""
+    video, still, captions, inputs = _paths(folder, beat)
+    if not all(p.exists() for p in (video, still, captions, inputs)):
+        return []
+    return inputs.read_text().split()
+
+
+def preview_beats(
+    clip: Clip,
+    beats: Sequence[str],
+    options: RenderOptions,
+    media_dir: Path,
+    config: LectureConfig,
+) -> list[BeatPreview]:
+    """Render ``beats`` of ``clip`` (ids or slugs; none: every beat) into ``media/preview/<Scene>/``."""
+    if options.fmt != "mp4" or options.transparent:
+        raise ValueError("a preview is an mp4 with its voice: leave out --format and --transparent")
+    folder = media_dir / "preview" / clip.scene
+    manim_run.check_latex()
+    manim_run.ensure_writable(folder)
+    scene = _scene_hash(clip, options, config)
+    published = {p.stem: (0, 0) for p in folder.glob("*.inputs")}
+    if _all_named(beats, published):  # each named beat was previewed before: is the scene unchanged?
+        done = [_resolve(clip, b, published) for b in beats]
+        if all(_stamps(folder, b)[:1] == [scene] for b in done):
+            return [_published(folder, b, rendered=False, seconds=0.0) for b in done]  # nothing to plan
+    settings = config.settings().replace(voice_cache=media_dir / "voice")
+    work = media_dir / ".work" / "preview" / clip.scene
+    timeline = plan([clip], options, media_dir, work, settings)[clip.scene]
+    spans = {beat: (first, last) for beat, first, last in timeline.beats}
+    timed = {beat.id: beat for beat in timeline.record}
+    chosen = [_resolve(clip, b, spans) for b in beats] if beats else list(spans)
+    results = []
+    for beat in chosen:
+        key = beat_key(clip, options, config, timed[beat], spans[beat])
+        rendered, start = False, time.monotonic()
+        if _stamps(folder, beat)[1:2] != [key]:
+            _render_beat(clip, beat, spans[beat], options, media_dir, config, folder, work)
+            rendered = True
+        write_text(_paths(folder, beat)[3], f"{scene}\n{key}\n")
+        results.append(_published(folder, beat, rendered=rendered, seconds=time.monotonic() - start))
+    return results
+
+
+def _all_named(names: Sequence[str], beats: dict[str, tuple[int, int]]) -> bool:
+    """Whether every one of ``names`` names one of ``beats`` (ids, ``NN-slug`` or slugs)."""
+    return bool(names) and all(_matches(name, beats) for name in names)
+
+
+def _matches(name: str, beats: dict[str, tuple[int, int]]) -> bool:
+    return any(name in (b, b.split(".", 1)[1], b.split("-", 1)[1]) for b in beats)
+
+
+def _resolve(clip: Clip, name: str, spans: dict[str, tuple[int, int]]) -> str:
+    """The beat id ``name`` names: the id itself, ``NN-slug`` or the slug alone."""
+    for beat in spans:
+        if name in (beat, beat.split(".", 1)[1], beat.split("-", 1)[1]):
+            return beat
+    known = ", ".join(b.split(".", 1)[1] for b in spans)
+    raise ValueError(f"{clip.scene} has no beat {name!r}; its beats: {known}")
+
+
+def _published(folder: Path, beat: str, *, rendered: bool, seconds: float) -> BeatPreview:
+    video, still, captions, _ = _paths(folder, beat)
+    return BeatPreview(beat, video, still, captions, rendered, seconds)
+
+
+def _render_beat(
+    clip: Clip,
+    beat_id: str,
+    span: tuple[int, int],
+    options: RenderOptions,
+    media_dir: Path,
+    config: LectureConfig,
+    folder: Path,
+    work: Path,
+) -> None:
+    """Render the beat's animations, lay its voice from its start, write its captions and last frame."""
+    extra = config.fingerprint(clip)
+    beat_work = work / beat_id
+    shutil.rmtree(beat_work, ignore_errors=True)
+    job = ShardJob(
+        clip,
+        options,
+        span,
+        0,
+        1,
+        config.settings().replace(voice_cache=media_dir / "voice"),
+        str(media_dir),
+        clip_inputs_hash(clip, options, extra),
+        extra,
+        str(beat_work),
+    )
+    out = render_shard(job)
+    beat = next((b for b in (out.record.beats if out.record else ()) if b.id == beat_id), None)
+    if beat is None:
+        raise RenderError(f"{clip.scene}: the render of beat {beat_id} did not record it")
+    video, still, captions, _ = _paths(folder, beat_id)
+    beat_work.mkdir(parents=True, exist_ok=True)  # the render removed its own folder
+    silent = beat_work / "beat.mp4"
+    write_bytes(silent, out.video)
+    shifted = _from_its_start(beat)
+    voiced = beat_work / "voiced.mp4"
+    record = BeatsRecord(clip.scene, beat.end - beat.start, (shifted,))
+    copy_file(voiced if add_voice(silent, record, voiced, probe(silent).duration) else silent, video)
+    write_text(captions, to_srt(list(shifted.cues)))
+    save_last_frame(video, still)
+    shutil.rmtree(beat_work, ignore_errors=True)
+
+
+def _from_its_start(beat: Beat) -> Beat:
+    """``beat`` with its times counted from its own start (the preview clip's zero)."""
+    at = beat.start
+    return Beat(
+        beat.id,
+        beat.text,
+        0.0,
+        round(beat.end - at, 3),
+        beat.voice,
+        beat.engine,
+        tuple((path, round(t - at, 6)) for path, t in beat.audio),
+        tuple(c.shifted(-at) for c in beat.cues),
+        beat.warning,
+    )
+
+
+def watch(
+    clip: Clip,
+    beats: Sequence[str],
+    options: RenderOptions,
+    media_dir: Path,
+    load: Callable[[], LectureConfig],
+    say: Callable[[str], None],
+) -> None:
+    """Preview ``beats`` (none: every beat) now and after every save of what they are made of, until Ctrl-C.
+
+    ``load()`` reads the lecture file afresh each time. Each render prints one
+    line; a scene that fails (a syntax error, a failed render, a bad lecture
+    file) prints one line naming the error, and the next save is waited for.
+    """
+    from watchfiles import watch as changes
+
+    def once() -> None:
+        try:
+            for result in preview_beats(clip, beats, options, media_dir, load()):
+                if result.rendered:
+                    say(f"{result.beat}: rendered in {result.seconds:.1f}s -> {result.video}")
+        except (RenderError, ValueError) as failure:
+            say(f"error: {str(failure).splitlines()[0]}")
+
+    config = load()
+    paths = [REPO / name for name in WATCHED if (REPO / name).exists()]
+    paths += [p for p in (config.path, config.narration) if p is not None and Path(p).exists()]
+    once()
+    logging.getLogger("watchfiles").setLevel(logging.WARNING)  # one line per render, not per change
+    ready = False
+    batches = changes(
+        *paths, watch_filter=_relevant, raise_interrupt=True, yield_on_timeout=True, rust_timeout=500
+    )
+    for batch in batches:  # the first batch comes once the watcher runs (empty after 0.5 s without saves)
+        if not ready:
+            say(f"watching {len(paths)} paths; Ctrl-C stops")
+            ready = True
+        if batch:
+            once()
+
+
+def _relevant(_change: object, path: str) -> bool:
+    """A saved source, data or recording file (not caches, editors' swap files or compiled bytecode)."""
+    name = Path(path).name
+    return not name.startswith(".") and "__pycache__" not in path and name.endswith(
+        (".py", ".toml", ".cfg", ".wav", ".json")
+    )

@@ -1,0 +1,114 @@
+"""Watch mode: a real process, real edits of a copy of the repository; only the edited beat renders again."""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.production.shard_helpers import REPO, clean_env
+
+PARTS = (
+    "atomic_files", "attnmath", "lecture", "drawing", "narration", "manim_patches", "scenes", "production",
+)
+OLD = '"Attention lets each word take a weighted mix of all the words, "'
+NEW = '"Attention lets every word take a weighted mix of all the words, "'
+
+
+def copy_of_the_repository(folder: Path) -> Path:
+    """The code, manim.cfg and warm caches in ``folder``: edits there never touch the real tree."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for part in PARTS:
+        shutil.copytree(REPO / part, folder / part, ignore=ignore)
+    shutil.copy(REPO / "manim.cfg", folder / "manim.cfg")
+    for kind in ("Tex", "texts", "voice", "mobjects"):
+        if (REPO / "media" / kind).is_dir():
+            hidden = shutil.ignore_patterns(".*")
+            shutil.copytree(REPO / "media" / kind, folder / "media" / kind, ignore=hidden)
+    return folder
+
+
+class Lines:
+    """A process's stdout lines, read on a thread, awaited with a deadline."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.queue: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, args=(proc,), daemon=True).start()
+
+    def _read(self, proc: subprocess.Popen[str]) -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            self.queue.put(line.rstrip("\n"))
+
+    def until(self, predicate, timeout: float = 300) -> list[str]:
+        """Lines up to and including the first for which ``predicate`` holds."""
+        got, deadline = [], time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.queue.get(timeout=1)
+            except queue.Empty:
+                continue
+            got.append(line)
+            self.seen.append(line)
+            if predicate(line):
+                return got
+        raise AssertionError(f"no such line within {timeout}s; saw: {self.seen[-20:]}")
+
+    def quiet(self, seconds: float) -> list[str]:
+        """Whatever arrives in the next ``seconds``."""
+        time.sleep(seconds)
+        got = []
+        while not self.queue.empty():
+            got.append(self.queue.get())
+        self.seen += got
+        return got
+
+
+@pytest.mark.render
+def test_watch_renders_only_the_edited_beat_and_survives_a_broken_scene(tmp_path):
+    repo = copy_of_the_repository(tmp_path / "repo")
+    scene = repo / "scenes" / "s0_title.py"
+    source = scene.read_text()
+    assert OLD in source
+    args = ["preview", "LectureTitle", "--beat", "bank", "--beat", "mix", "--watch", "--quality", "l"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scenes", *args, "--media-dir", str(repo / "media")],
+        cwd=repo,
+        env={**clean_env(), "PYTHONPATH": str(repo)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    lines = Lines(proc)
+    try:
+        first = lines.until(lambda line: line.startswith("watching"))
+        assert sum("rendered in" in line for line in first) == 2, first  # both beats, once
+        scene.write_text(source.replace("def construct(self)", "def construct(self"))  # a syntax error
+        broken = lines.until(lambda line: line.startswith("error:"))
+        assert "scenes/s0_title.py, line" in broken[-1] and "Traceback" not in "\n".join(broken)
+        scene.write_text(source.replace(OLD, NEW))  # one beat's narration edited
+        edited = lines.until(lambda line: "rendered in" in line)
+        edited += lines.quiet(8)
+        rendered = [line for line in edited if "rendered in" in line]
+        assert len(rendered) == 1 and rendered[0].startswith("LectureTitle.03-mix: rendered in"), edited
+        assert proc.poll() is None, "the watch must keep running"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    assert proc.returncode == 130
+    folder = repo / "media" / "preview" / "LectureTitle"
+    assert not [p.name for p in folder.iterdir() if ".partial" in p.name]  # nothing half-written
+    assert "lets every word take" in " ".join((folder / "LectureTitle.03-mix.srt").read_text().split())
+    assert os.path.getsize(folder / "LectureTitle.02-bank.mp4") > 0
