@@ -61,14 +61,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             cmd.add_argument("--format", default="mp4", help=f"one of {', '.join(FORMATS)}")
             cmd.add_argument("--transparent", action="store_true", help="alpha channel (webm)")
         cmd.add_argument("--quality", default="h", help=f"one of {', '.join(QUALITIES)} (default h)")
-        if name != "slides":
-            cmd.add_argument(
-                "--voice",
-                default=None,
-                help="draft (the offline neural voice, piper; recordings replace it beat by beat), "
-                "festival (festival's HTS voice), or none (silent clips, same timing); "
-                "default: the lecture file's voice, else draft",
-            )
+        cmd.add_argument(
+            "--voice",
+            default=None,
+            help="draft (the offline neural voice, piper; recordings replace it beat by beat), "
+            "festival (festival's HTS voice), or none (silent, same timing); "
+            "default: the lecture file's voice, else draft",
+        )
         cmd.add_argument("--jobs", type=int, default=None, help="parallel renders (default: one per core)")
         if name != "slides":
             cmd.add_argument(
@@ -174,7 +173,9 @@ def cmd_slides(args: argparse.Namespace, config: LectureConfig) -> None:
     from production.deck import build_slides
 
     out_dir = args.media_dir.resolve() / "slides" / QUALITIES.get(args.quality, "?")
-    outputs = build_slides(config.clips, args.quality, out_dir, settings=config.settings())
+    config = config.with_voice(args.voice)
+    settings = config.settings().replace(voice_cache=args.media_dir.resolve() / "voice")
+    outputs = build_slides(config.clips, args.quality, out_dir, settings=settings)
     print("\n".join(str(p) for p in outputs))
 
 

@@ -9,13 +9,16 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from atomic_files import replacing
+from atomic_files import copy_file, replacing
 from lecture.clips import Clip
 from lecture.settings import SceneSettings
+from narration.beats import Beat, BeatsRecord
 from production.manim_run import check_latex, ensure_writable
+from production.media import probe, save_last_frame
 from production.options import QUALITIES, REPO, RenderError
+from production.soundtrack import add_voice
 
-__all__ = ["build_slides", "CACHE_HOME"]
+__all__ = ["build_slides", "voice_slides", "last_frame_posters", "CACHE_HOME"]
 
 CACHE_HOME = (
     REPO / ".cache"
@@ -53,16 +56,12 @@ def build_slides(
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     shutil.copy(REPO / "manim.cfg", work / "manim.cfg")
-    # Decks are for live lectures: the lecturer speaks, so the slides are silent (same timing as narrated).
-    env = {
-        **os.environ,
-        **settings.replace(voice="none").env(),
-        "XDG_CACHE_HOME": str(CACHE_HOME),
-        "PYTHONPATH": str(REPO),
-    }
+    env = {**os.environ, "XDG_CACHE_HOME": str(CACHE_HOME), "PYTHONPATH": str(REPO)}
     decks = [f"{c.scene}Slides" for c in clips]
     for i, deck in enumerate(decks, 1):
         print(f"[{i}/{len(decks)}] rendering {deck}", file=sys.stderr, flush=True)
+        beats = work / f"{deck}.beats.json"  # the voice is laid per slide below, not mixed in by manim
+        deck_env = {**env, **settings.replace(beats_out=beats).env()}
         _run(
             [
                 *tool,
@@ -76,8 +75,10 @@ def build_slides(
             ],
             work,
             f"manim-slides render {deck}",
-            env,
+            deck_env,
         )
+        if settings.voice != "none":
+            voice_slides(work / "slides" / f"{deck}.json", BeatsRecord.read(beats), work / "voicing")
     _run(["bash", str(REPO / "tools" / "reveal_assets.sh"), str(CACHE_HOME)], work, "fetching reveal.js", env)
     outputs = []
     for fmt, name, extra in (
@@ -87,7 +88,65 @@ def build_slides(
     ):
         with replacing(out_dir / name) as tmp:
             _run([*tool, "convert", "--to", fmt, *extra, *decks, str(tmp)], work, f"converting to {fmt}", env)
+            if fmt == "pptx":
+                last_frame_posters(tmp, work / "posters")
         outputs.append(out_dir / name)
         print(f"wrote {out_dir / name}", file=sys.stderr, flush=True)
     shutil.rmtree(work, ignore_errors=True)
     return outputs
+
+
+def voice_slides(deck_json: Path, record: BeatsRecord, scratch: Path) -> None:
+    """Lay each beat's voice into its slide's video (a slide is a beat: its notes are the beat's text).
+
+    Each slide's sound starts with the slide, as the beat's starts with the beat,
+    normalised as the clips' voice tracks are; a slide without a beat stays silent.
+    """
+    from manim_slides.config import PresentationConfig  # the optional dependency
+
+    scratch.mkdir(parents=True, exist_ok=True)
+    by_text = {" ".join(b.text.split()): b for b in record.beats}
+    for k, slide in enumerate(PresentationConfig.from_file(deck_json).slides):
+        beat = by_text.get(" ".join(slide.notes.split()))
+        if beat is None or not beat.audio:
+            continue
+        own = Beat(
+            beat.id,
+            beat.text,
+            0.0,
+            beat.end - beat.start,
+            beat.voice,
+            beat.engine,
+            tuple((path, at - beat.start) for path, at in beat.audio),
+        )
+        voiced = scratch / f"{k}{Path(slide.file).suffix}"
+        if add_voice(
+            Path(slide.file), BeatsRecord(record.scene, own.end, (own,)), voiced, probe(slide.file).duration
+        ):
+            copy_file(voiced, slide.file)
+
+
+def last_frame_posters(pptx: Path, scratch: Path) -> None:
+    """Give every movie in ``pptx`` its last frame as its still (what the slide shows once played).
+
+    manim-slides uses each video's first frame; the slide sorter, a printout and a
+    viewer that cannot play video then show a blank slide.
+    """
+    from pptx import Presentation
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+    from pptx.oxml.ns import qn
+
+    scratch.mkdir(parents=True, exist_ok=True)
+    deck = Presentation(str(pptx))
+    for k, slide in enumerate(deck.slides):
+        for shape in slide.shapes:
+            if shape.shape_type != MSO_SHAPE_TYPE.MEDIA:
+                continue
+            video_rid = shape.element.xpath(".//a:videoFile/@r:link")[0]
+            video = scratch / f"{k}.mp4"
+            video.write_bytes(slide.part.related_part(video_rid).blob)
+            still = scratch / f"{k}.png"
+            save_last_frame(video, still)
+            _part, image_rid = slide.part.get_or_add_image_part(str(still))
+            shape.element.xpath(".//a:blip")[0].set(qn("r:embed"), image_rid)
+    deck.save(str(pptx))

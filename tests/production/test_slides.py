@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import base64
 import builtins
+import io
 import re
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 from manim import config, tempconfig
+from PIL import Image
 
 from lecture.clips import LECTURE, find_clip
 from lecture.config import load_config
@@ -18,7 +22,9 @@ from manim_patches import install_slides_config as patch_manim_config
 from production.options import RenderError
 from production.script import scene_beats
 from production.slides import DECKS
+from production.soundtrack import decode_audio
 from tests.production.browser import chromium, open_page
+from tests.production.shard_helpers import rgb_frames
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -95,6 +101,7 @@ def test_slides_command_writes_an_offline_html_pptx_and_pdf(tmp_path):
     assert len(slides) >= 2
     beats = [b.text for b in scene_beats(find_clip("LectureTitle"), load_config(config_file))]
     assert_notes_are_the_script(out, beats)
+    assert_every_slide_speaks_and_shows_its_last_frame(out, tmp_path)
     pdf = (out / "slides.pdf").read_bytes()
     assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 2
 
@@ -113,3 +120,34 @@ def assert_notes_are_the_script(out, beats: list[str]) -> None:
     deck = Presentation(str(out / "slides.pptx"))
     pptx_notes = [s.notes_slide.notes_text_frame.text if s.has_notes_slide else "" for s in deck.slides]
     assert pptx_notes == beats, "slides.pptx: each slide's notes page must hold its beat's script"
+
+
+def has_sound(video: bytes, scratch: Path) -> bool:
+    """Whether a video carries an audio track with speech-level sound in it."""
+    scratch.write_bytes(video)
+    sound = decode_audio(scratch)
+    return sound is not None and float(np.abs(sound).max()) > 0.05
+
+
+def assert_every_slide_speaks_and_shows_its_last_frame(out: Path, tmp_path: Path) -> None:
+    """Each slide's video carries its beat's voice (HTML, PPTX); each PPTX still is its movie's last frame."""
+    from pptx import Presentation
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    with chromium() as browser:
+        opened = open_page(browser, (out / "slides.html").as_uri())
+        sources = opened.page.evaluate(
+            "Array.from(document.querySelectorAll('.slides > section')).map(s => s.dataset.backgroundVideo)"
+        )
+    for k, source in enumerate(sources):
+        video = base64.b64decode(source.split(",", 1)[1])
+        assert has_sound(video, tmp_path / f"html-{k}.mp4"), f"slides.html: slide {k + 1} is silent"
+    deck = Presentation(str(out / "slides.pptx"))
+    for k, slide in enumerate(deck.slides):
+        [movie] = [s for s in slide.shapes if s.shape_type == MSO_SHAPE_TYPE.MEDIA]
+        video = slide.part.related_part(movie.element.xpath(".//a:videoFile/@r:link")[0]).blob
+        assert has_sound(video, tmp_path / f"pptx-{k}.mp4"), f"slides.pptx: slide {k + 1}'s movie is silent"
+        still_rid = movie.element.xpath(".//a:blip/@r:embed")[0]
+        still = np.asarray(Image.open(io.BytesIO(slide.part.related_part(still_rid).blob)).convert("RGB"))
+        last = rgb_frames(tmp_path / f"pptx-{k}.mp4")[-1]
+        assert np.abs(still.astype(np.int16) - last).mean() < 1.0, f"slides.pptx: slide {k + 1}'s still"
