@@ -77,7 +77,13 @@ class KeptProcess:
         """
         assert self.process.stderr is not None
         seen: list[str] = []
-        timer = threading.Timer(TIMEOUT, self.process.kill)
+        stuck = threading.Event()
+
+        def kill() -> None:
+            stuck.set()
+            self.process.kill()
+
+        timer = threading.Timer(TIMEOUT, kill)
         timer.start()
         try:
             for line in self.process.stderr:
@@ -86,6 +92,8 @@ class KeptProcess:
                 seen.append(line)
         finally:
             timer.cancel()
+        if stuck.is_set():
+            raise self.error(f"{self.name} gave no answer within {TIMEOUT:.0f} s and was stopped")
         last = " | ".join(s.strip() for s in seen[-3:] if s.strip()) or "no message"
         raise self.error(f"{self.name} stopped ({last})")
 

@@ -105,9 +105,11 @@ def voice_slides(deck_json: Path, record: BeatsRecord, scratch: Path) -> None:
     from manim_slides.config import PresentationConfig  # the optional dependency
 
     scratch.mkdir(parents=True, exist_ok=True)
-    by_text = {" ".join(b.text.split()): b for b in record.beats}
+    beats = iter(record.beats)  # each beat starts a slide, with its script as the notes, in order
     for k, slide in enumerate(PresentationConfig.from_file(deck_json).slides):
-        beat = by_text.get(" ".join(slide.notes.split()))
+        if not slide.notes.strip():
+            continue  # animations before the first beat: no voice
+        beat = next(beats, None)
         if beat is None or not beat.audio:
             continue
         own = Beat(
@@ -120,9 +122,8 @@ def voice_slides(deck_json: Path, record: BeatsRecord, scratch: Path) -> None:
             tuple((path, at - beat.start) for path, at in beat.audio),
         )
         voiced = scratch / f"{k}{Path(slide.file).suffix}"
-        if add_voice(
-            Path(slide.file), BeatsRecord(record.scene, own.end, (own,)), voiced, probe(slide.file).duration
-        ):
+        record_k = BeatsRecord(record.scene, own.end, (own,))
+        if add_voice(Path(slide.file), record_k, voiced, probe(slide.file).duration):
             copy_file(voiced, slide.file)
 
 
@@ -148,5 +149,8 @@ def last_frame_posters(pptx: Path, scratch: Path) -> None:
             still = scratch / f"{k}.png"
             save_last_frame(video, still)
             _part, image_rid = slide.part.get_or_add_image_part(str(still))
-            shape.element.xpath(".//a:blip")[0].set(qn("r:embed"), image_rid)
+            blip = shape.element.xpath(".//a:blip")[0]
+            first_frame = blip.get(qn("r:embed"))
+            blip.set(qn("r:embed"), image_rid)
+            slide.part.drop_rel(first_frame)  # the first-frame still is no longer shown
     deck.save(str(pptx))

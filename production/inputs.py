@@ -89,6 +89,7 @@ def clip_inputs_hash(clip: Clip, options: RenderOptions, extra: str = "", *, nar
     files = [
         *scene_dependencies(clip),
         *sorted((REPO / "attnmath").glob("*.py")),
+        *sorted(p for p in (REPO / "scenes" / "data").glob("*") if p.is_file()),  # data the scenes read
         REPO / "manim.cfg",
     ]
     for path in files:

@@ -12,8 +12,10 @@ unchanged, the beat is up to date without a plan, so a second run returns at
 once. The second is the beat's own key: the scene's code with the beats' spoken
 texts left out, the lecture file, and the beat itself as the plan times it (its
 text, voice and sound, start, end and animations). After an edit, the scene is
-planned again (a dry run) and only the beats whose key changed render: the
-edited beat, and later beats only when the edit moved them in time.
+planned again (a dry run) and only the beats whose key changed render: after an
+edit to one beat's narration or recording, that beat, and later beats only when
+the edit moved them in time; after an edit to the scene's other code, the kit
+or the lecture file's data, every beat.
 :func:`watch` does this after every save.
 """
 
@@ -21,11 +23,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import shutil
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from atomic_files import copy_file, write_bytes, write_text
 from lecture.clips import Clip
@@ -106,7 +110,7 @@ def preview_beats(
         if all(_stamps(folder, b)[:1] == [scene] for b in done):
             return [_published(folder, b, rendered=False, seconds=0.0) for b in done]  # nothing to plan
     settings = config.settings().replace(voice_cache=media_dir / "voice")
-    work = media_dir / ".work" / "preview" / clip.scene
+    work = media_dir / ".work" / "preview" / f"{clip.scene}-{os.getpid()}"  # two previews never share it
     timeline = plan([clip], options, media_dir, work, settings)[clip.scene]
     spans = {beat: (first, last) for beat, first, last in timeline.beats}
     timed = {beat.id: beat for beat in timeline.record}
@@ -120,6 +124,7 @@ def preview_beats(
             rendered = True
         write_text(_paths(folder, beat)[3], f"{scene}\n{key}\n")
         results.append(_published(folder, beat, rendered=rendered, seconds=time.monotonic() - start))
+    shutil.rmtree(work, ignore_errors=True)
     return results
 
 
@@ -226,24 +231,37 @@ def watch(
             for result in preview_beats(clip, beats, options, media_dir, load()):
                 if result.rendered:
                     say(f"{result.beat}: rendered in {result.seconds:.1f}s -> {result.video}")
-        except (RenderError, ValueError) as failure:
-            say(f"error: {str(failure).splitlines()[0]}")
+        except Exception as failure:  # any failure is one line, and the watch goes on (Ctrl-C still stops)
+            say(f"error: {(str(failure) or type(failure).__name__).splitlines()[0]}")
+
+    def start() -> tuple[Iterator[set[Any]], set[Any]]:
+        """A watcher running from now on (its first batch: what changed in its first half second)."""
+        batches = changes(
+            *paths, watch_filter=_relevant, raise_interrupt=True, yield_on_timeout=True, rust_timeout=500
+        )
+        return batches, next(batches)
 
     config = load()
     paths = [REPO / name for name in WATCHED if (REPO / name).exists()]
     paths += [p for p in (config.path, config.narration) if p is not None and Path(p).exists()]
-    once()
     logging.getLogger("watchfiles").setLevel(logging.WARNING)  # one line per render, not per change
-    ready = False
-    batches = changes(
-        *paths, watch_filter=_relevant, raise_interrupt=True, yield_on_timeout=True, rust_timeout=500
-    )
-    for batch in batches:  # the first batch comes once the watcher runs (empty after 0.5 s without saves)
-        if not ready:
-            say(f"watching {len(paths)} paths; Ctrl-C stops")
-            ready = True
-        if batch:
-            once()
+    batches, pending = start()  # before the first render: a save during it is seen
+    once()
+    say(f"watching {len(paths)} paths; Ctrl-C stops")
+    try:
+        while True:
+            batch, pending = pending or next(batches), set()
+            if batch:
+                # A new watcher before the render: saves during it are seen, and a file an editor
+                # replaced by renaming (lecture.toml, manim.cfg) is watched again.
+                batches.close()  # type: ignore[attr-defined]
+                batches, pending = start()
+                once()
+    except KeyboardInterrupt:
+        manim_run.terminate_children()  # a render under way stops; its files were never published
+        say("stopped watching; every published file is whole")
+    finally:
+        batches.close()  # type: ignore[attr-defined]
 
 
 def _relevant(_change: object, path: str) -> bool:

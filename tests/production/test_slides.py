@@ -23,7 +23,7 @@ from production.options import RenderError
 from production.script import scene_beats
 from production.slides import DECKS
 from production.soundtrack import decode_audio
-from tests.production.browser import chromium, open_page
+from tests.production.browser import open_page
 from tests.production.shard_helpers import rgb_frames
 
 REPO = Path(__file__).resolve().parents[2]
@@ -68,7 +68,7 @@ def test_missing_manim_slides_says_how_to_install(monkeypatch):
 
 
 @pytest.mark.render
-def test_slides_command_writes_an_offline_html_pptx_and_pdf(tmp_path):
+def test_slides_command_writes_an_offline_html_pptx_and_pdf(tmp_path, browser):
     config_file = tmp_path / "one.toml"
     config_file.write_text('scenes = ["LectureTitle"]\n')
     media = tmp_path / "media"
@@ -100,22 +100,22 @@ def test_slides_command_writes_an_offline_html_pptx_and_pdf(tmp_path):
         slides = [n for n in pptx.namelist() if re.fullmatch(r"ppt/slides/slide\d+\.xml", n)]
     assert len(slides) >= 2
     beats = [b.text for b in scene_beats(find_clip("LectureTitle"), load_config(config_file))]
-    assert_notes_are_the_script(out, beats)
-    assert_every_slide_speaks_and_shows_its_last_frame(out, tmp_path)
+    assert_notes_are_the_script(out, beats, browser)
+    assert_every_slide_speaks_and_shows_its_last_frame(out, tmp_path, browser)
     pdf = (out / "slides.pdf").read_bytes()
     assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 2
 
 
-def assert_notes_are_the_script(out, beats: list[str]) -> None:
+def assert_notes_are_the_script(out, beats: list[str], browser) -> None:
     """Every slide's speaker notes are its beat's script: in Chromium (reveal.js) and in the PPTX."""
     from pptx import Presentation
 
-    with chromium() as browser:
-        opened = open_page(browser, (out / "slides.html").as_uri())
-        notes = opened.page.evaluate(
-            "Array.from(document.querySelectorAll('.slides > section'))"
-            ".map(s => (s.querySelector('aside.notes') || {textContent: ''}).textContent.trim())"
-        )
+    opened = open_page(browser, (out / "slides.html").as_uri())  # the session's Chromium
+    notes = opened.page.evaluate(
+        "Array.from(document.querySelectorAll('.slides > section'))"
+        ".map(s => (s.querySelector('aside.notes') || {textContent: ''}).textContent.trim())"
+    )
+    opened.page.close()
     assert notes == beats, "slides.html: each slide's notes (press S) must be its beat's script"
     deck = Presentation(str(out / "slides.pptx"))
     pptx_notes = [s.notes_slide.notes_text_frame.text if s.has_notes_slide else "" for s in deck.slides]
@@ -129,16 +129,16 @@ def has_sound(video: bytes, scratch: Path) -> bool:
     return sound is not None and float(np.abs(sound).max()) > 0.05
 
 
-def assert_every_slide_speaks_and_shows_its_last_frame(out: Path, tmp_path: Path) -> None:
+def assert_every_slide_speaks_and_shows_its_last_frame(out: Path, tmp_path: Path, browser) -> None:
     """Each slide's video carries its beat's voice (HTML, PPTX); each PPTX still is its movie's last frame."""
     from pptx import Presentation
     from pptx.enum.shapes import MSO_SHAPE_TYPE
 
-    with chromium() as browser:
-        opened = open_page(browser, (out / "slides.html").as_uri())
-        sources = opened.page.evaluate(
-            "Array.from(document.querySelectorAll('.slides > section')).map(s => s.dataset.backgroundVideo)"
-        )
+    opened = open_page(browser, (out / "slides.html").as_uri())
+    sources = opened.page.evaluate(
+        "Array.from(document.querySelectorAll('.slides > section')).map(s => s.dataset.backgroundVideo)"
+    )
+    opened.page.close()
     for k, source in enumerate(sources):
         video = base64.b64decode(source.split(",", 1)[1])
         assert has_sound(video, tmp_path / f"html-{k}.mp4"), f"slides.html: slide {k + 1} is silent"
