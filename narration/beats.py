@@ -65,6 +65,23 @@ class Beat:
             warning=data.get("warning", ""),
         )
 
+    def from_its_start(self) -> Beat:
+        """The beat with its times counted from its own start (a preview clip's or a slide's zero).
+
+        >>> beat = Beat("S.01-a", "A.", 2.0, 3.5, "draft", "e", (("a.wav", 2.1),), (Cue(2.1, 3.0, "A."),))
+        >>> own = beat.from_its_start()
+        >>> own.start, own.end, own.audio, own.cues
+        (0.0, 1.5, (('a.wav', 0.1),), (Cue(start=0.1, end=1.0, text='A.'),))
+        """
+        at = self.start
+        return replace(
+            self,
+            start=0.0,
+            end=round(self.end - at, 3),
+            audio=tuple((path, round(t - at, 6)) for path, t in self.audio),
+            cues=tuple(replace(c, start=round(c.start - at, 6), end=round(c.end - at, 6)) for c in self.cues),
+        )
+
     def manifest(self) -> dict[str, Any]:
         """The beat as the manifest lists it: id, text, start, end, voice, engine."""
         keys = ("id", "text", "start", "end", "voice", "engine")

@@ -12,7 +12,7 @@ from pathlib import Path
 from atomic_files import copy_file, replacing
 from lecture.clips import Clip
 from lecture.settings import SceneSettings
-from narration.beats import Beat, BeatsRecord
+from narration.beats import BeatsRecord
 from production.manim_run import check_latex, ensure_writable
 from production.media import probe, save_last_frame
 from production.options import QUALITIES, REPO, RenderError
@@ -112,15 +112,7 @@ def voice_slides(deck_json: Path, record: BeatsRecord, scratch: Path) -> None:
         beat = next(beats, None)
         if beat is None or not beat.audio:
             continue
-        own = Beat(
-            beat.id,
-            beat.text,
-            0.0,
-            beat.end - beat.start,
-            beat.voice,
-            beat.engine,
-            tuple((path, at - beat.start) for path, at in beat.audio),
-        )
+        own = beat.from_its_start()
         voiced = scratch / f"{k}{Path(slide.file).suffix}"
         record_k = BeatsRecord(record.scene, own.end, (own,))
         if add_voice(Path(slide.file), record_k, voiced, probe(slide.file).duration):

@@ -26,7 +26,7 @@ import logging
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -104,8 +104,8 @@ def preview_beats(
     manim_run.check_latex()
     manim_run.ensure_writable(folder)
     scene = _scene_hash(clip, options, config)
-    published = {p.stem: (0, 0) for p in folder.glob("*.inputs")}
-    if _all_named(beats, published):  # each named beat was previewed before: is the scene unchanged?
+    published = [p.stem for p in folder.glob("*.inputs")]
+    if beats and all(_matching(b, published) for b in beats):  # each was previewed: is the scene unchanged?
         done = [_resolve(clip, b, published) for b in beats]
         if all(_stamps(folder, b)[:1] == [scene] for b in done):
             return [_published(folder, b, rendered=False, seconds=0.0) for b in done]  # nothing to plan
@@ -128,22 +128,18 @@ def preview_beats(
     return results
 
 
-def _all_named(names: Sequence[str], beats: dict[str, tuple[int, int]]) -> bool:
-    """Whether every one of ``names`` names one of ``beats`` (ids, ``NN-slug`` or slugs)."""
-    return bool(names) and all(_matches(name, beats) for name in names)
+def _matching(name: str, beats: Iterable[str]) -> str | None:
+    """The beat id among ``beats`` that ``name`` names (the id, ``NN-slug`` or the slug), if any."""
+    return next((b for b in beats if name in (b, b.split(".", 1)[1], b.split("-", 1)[1])), None)
 
 
-def _matches(name: str, beats: dict[str, tuple[int, int]]) -> bool:
-    return any(name in (b, b.split(".", 1)[1], b.split("-", 1)[1]) for b in beats)
-
-
-def _resolve(clip: Clip, name: str, spans: dict[str, tuple[int, int]]) -> str:
-    """The beat id ``name`` names: the id itself, ``NN-slug`` or the slug alone."""
-    for beat in spans:
-        if name in (beat, beat.split(".", 1)[1], beat.split("-", 1)[1]):
-            return beat
-    known = ", ".join(b.split(".", 1)[1] for b in spans)
-    raise ValueError(f"{clip.scene} has no beat {name!r}; its beats: {known}")
+def _resolve(clip: Clip, name: str, beats: Iterable[str]) -> str:
+    """The beat id ``name`` names, or a one-line error listing the scene's beats."""
+    found = _matching(name, beats)
+    if found is None:
+        known = ", ".join(b.split(".", 1)[1] for b in beats)
+        raise ValueError(f"{clip.scene} has no beat {name!r}; its beats: {known}")
+    return found
 
 
 def _published(folder: Path, beat: str, *, rendered: bool, seconds: float) -> BeatPreview:
@@ -185,29 +181,13 @@ def _render_beat(
     beat_work.mkdir(parents=True, exist_ok=True)  # the render removed its own folder
     silent = beat_work / "beat.mp4"
     write_bytes(silent, out.video)
-    shifted = _from_its_start(beat)
+    shifted = beat.from_its_start()
     voiced = beat_work / "voiced.mp4"
     record = BeatsRecord(clip.scene, beat.end - beat.start, (shifted,))
     copy_file(voiced if add_voice(silent, record, voiced, probe(silent).duration) else silent, video)
     write_text(captions, to_srt(list(shifted.cues)))
     save_last_frame(video, still)
     shutil.rmtree(beat_work, ignore_errors=True)
-
-
-def _from_its_start(beat: Beat) -> Beat:
-    """``beat`` with its times counted from its own start (the preview clip's zero)."""
-    at = beat.start
-    return Beat(
-        beat.id,
-        beat.text,
-        0.0,
-        round(beat.end - at, 3),
-        beat.voice,
-        beat.engine,
-        tuple((path, round(t - at, 6)) for path, t in beat.audio),
-        tuple(c.shifted(-at) for c in beat.cues),
-        beat.warning,
-    )
 
 
 def watch(

@@ -67,6 +67,7 @@ class LectureScene(Scene):
         """Apply the lecturer's overrides (``SceneSettings.config``) before ``construct`` runs."""
         self.live_drivers: dict[int, tuple[VGroup, VGroup]] = {}
         self.narrator = Narrator(self.script_name())
+        self.settings = SceneSettings.from_env()  # what the build asked of this render (defaults: none)
         self.beats: list[Beat] = []
         self.beat_spans: list[tuple[str, int, int]] = []  # (beat id, first and last animation)
         clip = next((c for c in LECTURE if c.scene == self.script_name()), None)
@@ -157,13 +158,13 @@ class LectureScene(Scene):
                 warning=spoken.warning,
             )
         )
-        if SceneSettings.from_env().beats_out is None:  # plain manim CLI: manim mixes the voice in
+        if self.settings.beats_out is None:  # plain manim CLI: manim mixes the voice in
             for path, offset in spoken.audio:
                 self.add_sound(str(path), time_offset=start + offset - self.renderer.time)
 
     def tear_down(self) -> None:
         """Write the beats for the build (``SceneSettings.beats_out``), if it asked for them."""
-        out = SceneSettings.from_env().beats_out
+        out = self.settings.beats_out
         if out is not None:
             BeatsRecord(self.script_name(), self.renderer.time, tuple(self.beats)).write(out)
         super().tear_down()
