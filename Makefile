@@ -51,7 +51,7 @@ lecture: setup
 preview: setup
 	$(BIN)/attention-lecture build --quality l
 
-# Figures in about 15 minutes (TemperatureSweep at 1080p60 with 1 and 2 shards included); `make bench-full`
+# Figures in about 20 minutes (TemperatureSweep at 1080p60: 1 and 2 shards, a one-beat rebuild); `make bench-full`
 # adds every scene and the whole lecture at 1080p60 on 2 workers, with the 20-lecture course prediction.
 # Decks for live lectures (manim-slides): one offline HTML, PPTX and PDF in media/slides/<resolution>/.
 SLIDES_QUALITY ?= m
@@ -66,6 +66,7 @@ bench: setup
 	$(BIN)/python bench/kv_cache.py
 	$(BIN)/python bench/voices.py --jobs 2
 	$(BIN)/python bench/preview.py --quality l
+	$(BIN)/python bench/rebuild.py --quality h
 	$(BIN)/python bench/lecture.py --qualities l --jobs 1,2
 
 bench-full: setup

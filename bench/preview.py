@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+from goal import print_ratio  # bench/ is on the path of a script run from it
+
 REPO = Path(__file__).resolve().parents[1]
 MEDIA = REPO / "media"
 GOAL = 1 / 3
@@ -39,11 +41,9 @@ def main() -> int:
         stamp.unlink()  # so the preview renders again, for real
     whole = timed("render", args.scene, "--force", "--shards", "1", *common)
     beat = timed("preview", args.scene, "--beat", args.beat, *common)
-    ratio = beat / whole
-    verdict = "meets" if ratio <= GOAL else "misses"
     print(f"{args.scene} at -q{args.quality}: whole scene {whole:.1f} s, ", end="")
     print(f"one-beat preview ({args.beat}) {beat:.1f} s")
-    print(f"  preview / whole = {ratio:.2f} ({verdict} the goal of at most {GOAL:.2f})")
+    print_ratio("preview / whole", beat, whole, GOAL)
     return 0
 
 

@@ -109,7 +109,7 @@ def _stamp(log: str, what: str) -> float:
 def sharded_render(scene: str, quality: str, shards: int) -> tuple[float, float, tuple[float, ...], float]:
     """(wall seconds, of which the plan, each shard's seconds, join and voice seconds) of one render.
 
-    Caches are warm (TeX, text, voice); one shard needs no plan (``pipeline.plan_needed``).
+    Caches are warm (TeX, text, voice); one shard needs no plan (``planning.plan_needed``).
     """
     from lecture.clips import find_clip
     from lecture.config import LectureConfig

@@ -57,6 +57,7 @@ __all__ = [
     "install_exact_skipping",
     "install_slides_config",
     "recording_animations",
+    "state_digest",
     "rendered_frames",
     "PRESET",
     "SVG_FOLDER",
@@ -156,8 +157,9 @@ def cached_svg_path(mob: SVGMobject) -> Path | None:
     except (OSError, ValueError):
         return None
     key = hashlib.sha256()
+    form = 2  # 2: the parent's own sheen direction is kept too (init_from_disk)
     shape = (manim.__version__, type(mob).__name__, mob.svg_default, mob.path_string_config, config.renderer)
-    key.update(repr(shape).encode())
+    key.update(repr((*shape, form)).encode())
     key.update(data)
     return Path(config.get_dir("text_dir")).parent / SVG_FOLDER / f"{key.hexdigest()[:32]}.pickle"
 
@@ -183,12 +185,17 @@ def init_from_disk(self: SVGMobject, use_svg_cache: bool) -> SVGMobject:
     path = cached_svg_path(self)  # also for Text, which skips manim's dictionary: the key is the SVG
     mob = _load(path) if path is not None else None
     if mob is None:
-        MANIM_INIT_SVG(self, use_svg_cache)
+        # Parsed, not copied from manim's in-memory map: a copy from there keeps the parent's
+        # sheen direction unflipped (below), so two makings of one SVG would differ.
+        MANIM_INIT_SVG(self, False)
         if path is not None:
             _store(path, self)
         return self
     self.add(*mob)
     self.id_to_vgroup_dict = mob.id_to_vgroup_dict
+    # The parse flips the whole SVG (y down to y up), which turns the parent's own sheen
+    # direction too; copy it, so a loaded SVG equals a parsed one (state_digest sees it).
+    self.sheen_direction = np.array(mob.sheen_direction)
     return self
 
 
@@ -235,7 +242,7 @@ def forget_paths() -> None:
 
 # -- skipped animations keep a rendered clock -----------------------------------------------------------
 
-_TIMELINES: list[list[tuple[int, bool]]] = []
+_TIMELINES: list[list[tuple[int, bool, float, str]]] = []
 
 
 def rendered_frames(duration: float, frozen: bool, frame_rate: float) -> int:
@@ -267,11 +274,16 @@ def install_exact_skipping() -> None:
 
     def play(self: Any, scene: Any, *args: Any, **kwargs: Any) -> None:
         before = self.time
+        state = ""  # what this animation starts from, where the scene may start a segment here
+        if _TIMELINES and getattr(scene, "state_wanted", True):
+            state = state_digest(scene)
+            if hasattr(scene, "state_wanted"):
+                scene.state_wanted = False
         original(self, scene, *args, **kwargs)
         frozen = bool(scene.is_current_animation_frozen_frame())
         frames = rendered_frames(scene.duration, frozen, config["frame_rate"])
         if _TIMELINES:
-            _TIMELINES[-1].append((frames, frozen))
+            _TIMELINES[-1].append((frames, frozen, round(float(scene.duration), 6), state))
         if self.skip_animations:
             self.time = _advance(before, frames, frozen, self.camera.frame_rate)
             if not frozen:
@@ -282,14 +294,61 @@ def install_exact_skipping() -> None:
 
 
 @contextmanager
-def recording_animations() -> Iterator[list[tuple[int, bool]]]:
-    """Collect ``(frames, frozen)`` of every animation played inside (needs exact skipping)."""
+def recording_animations() -> Iterator[list[tuple[int, bool, float, str]]]:
+    """Collect ``(frames, frozen, seconds, state)`` of every animation played inside (exact skipping).
+
+    ``state`` is :func:`state_digest` of the scene as the animation starts. A scene
+    with a ``state_wanted`` attribute gets it only where that is true (it is
+    reset after each digest): the digest costs a few milliseconds per
+    animation, and only a segment's first animation needs it.
+    """
     install_exact_skipping()
     _TIMELINES.append([])
     try:
         yield _TIMELINES[-1]
     finally:
         _TIMELINES.pop()
+
+
+def state_digest(scene: Any) -> str:
+    """A digest of what the scene's next frames are drawn from: its mobjects, in order, as they are now.
+
+    Every family member's type and its array and scalar attributes (points,
+    colours, widths, opacities, a tracker's value) go in, and so do the
+    families of the mobjects it keeps for later (``saved_state``, ``target``).
+    Two scenes with equal digests draw an animation's frames alike, whatever
+    time it is: a picture that depends on absolute time (an updater driven by
+    ``dt``) shows it in the state, so the digest changes with it.
+    """
+    digest = hashlib.sha256()
+    for top in scene.mobjects:
+        digest.update(b"\x00top")
+        for mob in top.get_family():
+            _digest_mobject(digest, mob)
+            for name in ("saved_state", "target"):
+                kept = getattr(mob, name, None)
+                if isinstance(kept, manim.Mobject):
+                    digest.update(name.encode())
+                    for part in kept.get_family():
+                        _digest_mobject(digest, part)
+    return digest.hexdigest()[:24]
+
+
+_NOT_STATE = frozenset({"original_id"})
+"""Attributes that differ between two runs of one scene (an SVG path's ``original_id`` is an ``id()``)."""
+
+
+def _digest_mobject(digest: Any, mob: Any) -> None:
+    scalars, arrays = [type(mob).__name__], []
+    for name, value in vars(mob).items():
+        if name in _NOT_STATE:
+            continue
+        if isinstance(value, np.ndarray):
+            scalars.append(f"{name}:{value.dtype}{value.shape}")
+            arrays.append(value.tobytes())
+        elif isinstance(value, (bool, int, float, str)):
+            scalars.append(f"{name}={value!r}")
+    digest.update("|".join(scalars).encode() + b"".join(arrays))
 
 
 # -- manim-slides 5.7 on manim 0.22 ---------------------------------------------------------------------

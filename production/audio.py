@@ -11,19 +11,15 @@ them 0.4 dB clear of the ceiling (``SAFETY_DB``) so that other meters, ffmpeg's
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
-from fractions import Fraction
 from math import gcd
 from pathlib import Path
 
-import av
 import numpy as np
 import pyloudnorm
 from scipy.ndimage import maximum_filter1d
 from scipy.signal import firwin, oaconvolve, resample_poly
 
-from atomic_files import replacing
 from narration.voice import wav_info
 
 __all__ = [
@@ -35,7 +31,6 @@ __all__ = [
     "true_peak",
     "limit",
     "normalise",
-    "mux_audio",
 ]
 
 SAMPLE_RATE = 48000
@@ -59,14 +54,6 @@ OVERSAMPLING = 4
 ENVELOPE_BLOCK = 1 << 18
 """Samples per block of the true-peak envelope (long FFTs over a whole lecture are slower per sample)."""
 """True peak is read at 4x, as BS.1770-4 asks at 48 kHz."""
-AAC_BIT_RATE = {1: 128_000, 2: 160_000}
-AAC_OPTIONS = {"aac_coder": "fast", "aac_pns": "0"}
-"""FFmpeg's AAC encoder settings. Measured on the lecture's 9.7-minute voice (128 kb/s mono): the
-default coder ("twoloop") took 15 s, decoded at 28.6 dB SNR and lifted the true peak from -1.4 to
-0.0 dBTP; "fast" took 5.5 s, decoded at 39.7 dB and kept it at -1.5 dBTP. Without perceptual noise
-substitution (a tool for low bit rates) a frame decodes the same whatever came long before it, so a
-lecture made of the clips' packets decodes to the clips' own samples (see ``media.concat_videos``)."""
-
 _INTERPOLATOR = firwin(2 * 32 * OVERSAMPLING + 1, 1 / OVERSAMPLING, window=("kaiser", 5.0))
 """Flat within 0.01 dB to 22 kHz at 48 kHz (BS.1770's 48-tap example rolls off from about 20 kHz)."""
 
@@ -318,78 +305,3 @@ def normalise(
         f"cannot reach {target_lufs} LUFS with true peaks under {max_true_peak} dBTP "
         f"(got {loudness:.1f} LUFS, {peak:.1f} dBTP)"
     )
-
-
-def _video_seconds(stream: av.video.stream.VideoStream, container: av.container.InputContainer) -> float:
-    if stream.duration and stream.time_base:
-        return float(stream.duration * stream.time_base)
-    return float(container.duration or 0) / 1e6
-
-
-def _aac_packets(stream: av.audio.stream.AudioStream, samples: np.ndarray, sr: int) -> list[av.Packet]:
-    """Encode ``samples`` (frames, channels) into AAC packets for ``stream``."""
-    planar = np.ascontiguousarray(samples.T, dtype=np.float32)
-    layout = "mono" if planar.shape[0] == 1 else "stereo"
-    packets: list[av.Packet] = []
-    for at in range(0, planar.shape[1], 1024):
-        frame = av.AudioFrame.from_ndarray(planar[:, at : at + 1024], format="fltp", layout=layout)
-        frame.sample_rate, frame.pts, frame.time_base = sr, at, Fraction(1, sr)
-        packets.extend(stream.encode(frame))
-    packets.extend(stream.encode(None))
-    return packets
-
-
-def _seconds(packet: av.Packet) -> Fraction:
-    return Fraction(packet.pts or 0) * (packet.time_base or Fraction(0))
-
-
-def _fit(samples: np.ndarray, frames: int) -> np.ndarray:
-    """Samples shaped (frames, channels), cut or padded with silence to ``frames``."""
-    x = np.asarray(samples, dtype=np.float32)
-    x = x[:, None] if x.ndim == 1 else x
-    if x.ndim != 2 or x.shape[1] not in (1, 2):
-        raise ValueError(f"audio must be mono or stereo, shaped (frames,) or (frames, 2), not {x.shape}")
-    return np.pad(x[:frames], ((0, max(0, frames - x.shape[0])), (0, 0)))
-
-
-def _remux_with_audio(video: Path, samples: np.ndarray, sr: int, tmp: Path) -> None:
-    with av.open(str(video)) as src, av.open(str(tmp), "w") as sink:
-        vin = src.streams.video[0]
-        vout = sink.add_stream_from_template(vin)
-        audio = _fit(samples, round(_video_seconds(vin, src) * sr))
-        layout = "mono" if audio.shape[1] == 1 else "stereo"
-        aout = sink.add_stream("aac", rate=sr, layout=layout, options=dict(AAC_OPTIONS))
-        aout.bit_rate = AAC_BIT_RATE[audio.shape[1]]
-        pending = deque(_aac_packets(aout, audio, sr))
-        for packet in src.demux(vin):
-            if packet.dts is None:
-                continue
-            while pending and _seconds(pending[0]) <= packet.dts * packet.time_base:  # interleave by time
-                sink.mux(pending.popleft())
-            packet.stream = vout
-            sink.mux(packet)
-        for packet in pending:
-            sink.mux(packet)
-
-
-def mux_audio(video: Path, samples: np.ndarray, sr: int, out: Path) -> None:
-    """Write ``out``: the video stream of ``video``, copied as is, plus ``samples`` as AAC.
-
-    The video packets are remuxed with their time stamps (no re-encoding); the
-    audio is cut or padded to the video's duration and encoded as one AAC track
-    (128 kb/s mono, 160 kb/s stereo). The file is written beside ``out`` and moved
-    into place, so ``out`` is never half-written.
-
-    Parameters
-    ----------
-    video : Path
-        The rendered clip; only its first video stream is used.
-    samples : numpy.ndarray
-        Shaped (frames,) for mono or (frames, 2) for stereo, full scale 1.0.
-    sr : int
-        Sample rate in Hz (48000 for the lecture).
-    out : Path
-        The file to write; its suffix chooses the container (``.mp4``).
-    """
-    with replacing(out) as tmp:
-        _remux_with_audio(Path(video), samples, sr, tmp)

@@ -30,15 +30,26 @@ import tomli_w
 from atomic_files import copy_file
 from lecture.clips import Clip
 from lecture.settings import SceneSettings
-from narration.beats import BeatsRecord
+from narration.beats import Beat, BeatsRecord
 from production import inputs, manim_run
+from production.aac import mux_track
 from production.media import probe
 from production.options import RenderError, RenderOptions
 from production.progress import Event, Report, Stage
 from production.shards import check_shards, count_frames, join_videos
-from production.soundtrack import add_voice
+from production.soundtrack import add_voice, master_voice
 
-__all__ = ["ShardJob", "ShardOutput", "ClipOutput", "Report", "render_shard", "join_clip", "portable_toml"]
+__all__ = [
+    "ShardJob",
+    "ShardOutput",
+    "ClipOutput",
+    "JoinPlan",
+    "Report",
+    "render_shard",
+    "join_clip",
+    "master_clip_voice",
+    "portable_toml",
+]
 
 
 CACHE_KINDS = ("Tex", "texts", "mobjects")  # cache_settings' folders and manim_patches' SVG cache beside them
@@ -62,6 +73,7 @@ class ShardJob:
     work: str | None = None  # a folder to render in (local pool); None: a temporary folder
     config_text: str = ""  # the lecture file as portable TOML, for a worker that cannot see it
     recordings: dict[str, bytes] = field(default_factory=dict)  # the scene's recordings, likewise
+    segments: tuple[tuple[int, int], ...] = ()  # return these ranges of ``span`` as videos of their own
 
     @property
     def label(self) -> str:
@@ -78,11 +90,26 @@ class ShardJob:
 class ShardOutput:
     """A rendered shard: its video, and from the last shard the beats, captions and voice files."""
 
-    video: bytes
+    video: bytes  # empty where the job asked for segments
     record: BeatsRecord | None
     srt: str | None
     audio: dict[str, bytes]
     seconds: float
+    segments: tuple[bytes, ...] = ()  # the videos of ``ShardJob.segments``, in order
+
+
+@dataclass(frozen=True)
+class JoinPlan:
+    """A planned clip's join: its segments in order, where each comes from, its beats and voice.
+
+    ``order[i]`` is ``(k, j)``: segment ``j`` of shard ``k``, or ``cached[j]`` where
+    ``k`` is -1. ``record`` is the plan's (a shard's record must agree with its start).
+    """
+
+    order: tuple[tuple[int, int], ...]
+    cached: tuple[bytes, ...]
+    record: BeatsRecord | None
+    frames: int
 
 
 @dataclass(frozen=True)
@@ -192,21 +219,36 @@ def render_shard(job: ShardJob, report: Report | None = None) -> ShardOutput:
             f"{job.label}: render",
         )
         src = manim_run.find_output(work, job.clip, job.options)
-        segments = (src.parent / "partial_movie_files" / job.clip.scene).glob("*")
-        animations = sum(1 for p in segments if p.suffix != ".txt")  # one segment per animation
+        partials = src.parent / "partial_movie_files" / job.clip.scene
+        animations = sum(1 for p in partials.glob("*") if p.suffix != ".txt")  # one file per animation
+        cut = tuple(_segment(partials, first, last, job, work) for first, last in job.segments)
         record = BeatsRecord.read(beats_out) if beats_out.exists() else None
         srt = src.with_suffix(".srt")
         audio = {str(p): p.read_bytes() for p, _ in record.placements()} if record and job.last else {}
         keep_new_cache_files(view, cache)
         output = ShardOutput(
-            src.read_bytes(),
+            b"" if cut else src.read_bytes(),
             record,
             srt.read_text() if srt.exists() else None,
             audio,
             time.monotonic() - start,
+            cut,
         )
     say(job.label, Event(Stage.RENDERED, f"rendered in {output.seconds:.1f}s ({animations} animations)"))
     return output
+
+
+def _segment(partials: Path, first: int, last: int, job: ShardJob, work: Path) -> bytes:
+    """Animations ``first..last`` as one video: manim's own files for them, joined by copying packets."""
+    files = [partials / f"uncached_{i:05}.{job.options.fmt}" for i in range(first, last + 1)]
+    gone = [f.name for f in files if not f.is_file()]
+    if gone:
+        raise RenderError(f"{job.label}: manim wrote no {', '.join(gone)}; render it with --shards 1")
+    if len(files) == 1:
+        return files[0].read_bytes()
+    out = work / f"segment-{first}-{last}.{job.options.fmt}"
+    join_videos(files, out, job.options.transparent)
+    return out.read_bytes()
 
 
 def join_clip(
@@ -216,35 +258,65 @@ def join_clip(
     frames: int | None = None,
     work: str | None = None,
     report: Report | None = None,
+    plan: JoinPlan | None = None,
+    voice: bytes | None = None,
 ) -> ClipOutput:
     """Join ``parts`` without re-encoding, check them, lay the narration on; return the finished clip.
 
-    ``frames`` is the frame count the plan expects of the joined clip (checked when sharded).
+    Without a ``plan``, ``parts`` are a clip's shards in order, ``frames`` the frame
+    count the plan expects of them (checked when sharded) and the last shard's
+    record is the clip's. With one, the clip is ``plan.order``'s segments, from
+    the shards and the cache, its beats are the plan's, and its voice is ``voice``
+    (an AAC track mastered while it rendered, :func:`master_clip_voice`), copied in.
     """
     start = time.monotonic()
-    record = parts[-1].record
+    record = parts[-1].record if plan is None else plan.record
     try:
-        check_shards(clip.scene, [p.record for p in parts])
+        records = [p.record for p in parts]
+        check_shards(clip.scene, records if plan is None else _timings([*records, plan.record]))
     except ValueError as exc:
         raise RenderError(str(exc)) from None
     with _folder(work, f"{clip.scene}-join") as folder:
-        videos = [folder / f"shard-{k}.{options.fmt}" for k in range(len(parts))]
-        for path, part in zip(videos, parts, strict=True):
-            path.write_bytes(part.video)
+        if plan is None:
+            pieces = [part.video for part in parts]
+            say = f"joining {len(parts)} shards"
+        else:
+            pieces = [plan.cached[j] if k < 0 else parts[k].segments[j] for k, j in plan.order]
+            kept = sum(1 for k, _ in plan.order if k < 0)
+            say = f"joining {len(pieces)} segments ({kept} from the cache, {len(pieces) - kept} rendered)"
+            frames = plan.frames
+        videos = [folder / f"part-{k}.{options.fmt}" for k in range(len(pieces))]
+        for path, piece in zip(videos, pieces, strict=True):
+            path.write_bytes(piece)
         joined = videos[0]
-        if len(parts) > 1:
+        if len(pieces) > 1:
             if report is not None:
-                report(clip.scene, Event(Stage.JOINING, f"joining {len(parts)} shards"))
+                report(clip.scene, Event(Stage.JOINING, say))
             joined = folder / f"joined.{options.fmt}"
             join_videos(videos, joined, options.transparent)
             _check_frames(clip, joined, frames)
-        if record is not None:
+        if plan is None and record is not None:
             joined = _narrate(clip, options, joined, record, parts[-1].audio, folder, report)
+        elif voice is not None:
+            if report is not None:
+                report(clip.scene, Event(Stage.VOICE, "laying the voice track"))
+            (folder / "voice.m4a").write_bytes(voice)
+            mux_track(joined, folder / "voice.m4a", folder / f"voiced.{options.fmt}")
+            joined = folder / f"voiced.{options.fmt}"
         video = joined.read_bytes()
     warnings = record.warnings() if record else ()
-    return ClipOutput(
-        video, record, parts[-1].srt, tuple(p.seconds for p in parts), time.monotonic() - start, warnings
-    )
+    srt = parts[-1].srt if plan is None and parts else None
+    return ClipOutput(video, record, srt, tuple(p.seconds for p in parts), time.monotonic() - start, warnings)
+
+
+def _timings(records: list[BeatsRecord | None]) -> list[BeatsRecord | None]:
+    """The records with only what shards and plan must agree on: each beat's id, text and times."""
+
+    def times(r: BeatsRecord) -> BeatsRecord:
+        beats = tuple(Beat(b.id, b.text, b.start, b.end, "", "") for b in r.beats)
+        return BeatsRecord(r.scene, r.duration, beats)
+
+    return [None if r is None else times(r) for r in records]
 
 
 def _check_frames(clip: Clip, joined: Path, frames: int | None) -> None:
@@ -279,6 +351,26 @@ def _narrate(
     return voiced if add_voice(src, record.with_audio_moved(local), voiced, probe(src).duration) else src
 
 
+def master_clip_voice(
+    clip: Clip, options: RenderOptions, record: BeatsRecord, seconds: float, audio: dict[str, bytes]
+) -> bytes | None:
+    """The clip's voice as a mastered AAC track (``.m4a`` bytes), from the plan's beats; None if silent.
+
+    A job of its own, so it runs while the clip's shards render. ``audio`` brings
+    the sound files along for a worker that does not see them.
+    """
+    if options.fmt != "mp4":
+        return None  # AAC belongs in mp4; webm and gif clips stay silent
+    with tempfile.TemporaryDirectory(prefix=f"lecture-{clip.scene}-voice-") as tmp:
+        local = {}
+        for k, (path, data) in enumerate(audio.items()):
+            if not Path(path).is_file():
+                local[path] = str(Path(tmp) / f"voice-{k}.wav")
+                Path(local[path]).write_bytes(data)
+        track = Path(tmp) / "voice.m4a"
+        return track.read_bytes() if master_voice(record.with_audio_moved(local), seconds, track) else None
+
+
 def portable_toml(title: str, scenes: list[str], voice: str, raw: dict[str, Any]) -> str:
     """A lecture file without paths (its recordings travel as bytes), for workers on other machines.
 
@@ -286,7 +378,7 @@ def portable_toml(title: str, scenes: list[str], voice: str, raw: dict[str, Any]
     >>> text = portable_toml("T", ["A"], "none", {"A": {"xs": [1, 2.5], "s": {"t": 'a"b'}}})
     >>> tomllib.loads(text)["A"]
     {'xs': [1, 2.5], 's': {'t': 'a"b'}}
-    >>> tomllib.loads(portable_toml("Attention \U0001F600 \U0001D53C", ["A"], "none", {}))["title"]
+    >>> tomllib.loads(portable_toml("Attention \U0001f600 \U0001d53c", ["A"], "none", {}))["title"]
     'Attention \U0001f600 \U0001d53c'
 
     Written by ``tomli-w``: a hand-made writer escaped characters outside the BMP as JSON

@@ -10,8 +10,8 @@ animations (``docs/manim.md``).
 Run as ``python -m production.manim_entry render <manim render args>`` (the
 manim CLI with the patch) or ``python -m production.manim_entry plan CACHE
 QUALITY SCENE...`` (prepare each scene as :mod:`production.prepare` does, then
-print one JSON line per scene: its animations' frame counts and whether each
-is a frozen frame).
+print one JSON line per scene: each animation's frame count, whether it is a
+frozen frame, its run time and a digest of the scene state it starts from).
 """
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ MANIM_QUALITIES = {
 def timeline(scene: str, cache: Path, quality: str) -> dict[str, Any]:
     """Prepare ``scene`` (typeset, voice) in a dry run at ``quality``; its animations' frames.
 
-    Returns ``{"scene", "frame_rate", "duration", "animations": [[frames, frozen], ...]}``.
+    Returns ``{"scene", "frame_rate", "duration", "animations": [[frames, frozen, seconds, state], ...],
+    "beats": [[beat id, first, last], ...], "record": [beat, ...]}``.
     The frame rate matters: holds shorter than a frame are dropped, so even
     the number of animations can depend on it.
     """

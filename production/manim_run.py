@@ -40,6 +40,7 @@ __all__ = [
     "Progress",
 ]
 
+
 def check_latex() -> None:
     """Raise :class:`RenderError` with the install line when LaTeX is missing."""
     missing = [tool for tool in ("latex", "dvisvgm") if shutil.which(tool) is None]
@@ -116,6 +117,7 @@ def config_with_caches(cache: Path) -> str:
         parser.add_section("CLI")
     for key, value in cache_settings(cache).items():
         parser.set("CLI", key, value)
+    parser.set("CLI", "max_files_cached", "-1")  # every animation's segment stays: the build cuts its own
     text = io.StringIO()
     parser.write(text)
     return text.getvalue()

@@ -13,13 +13,11 @@ returned, so a failed, killed or retried job never leaves a file behind.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -28,15 +26,16 @@ from atomic_files import write_bytes, write_text
 from lecture.clips import Clip
 from lecture.config import LectureConfig
 from lecture.settings import SceneSettings
+from narration.beats import BeatsRecord
 from production import manim_run
 from production.captions import to_srt
 from production.inputs import clip_inputs_hash, is_up_to_date
 from production.jobs import (
     ClipOutput,
+    JoinPlan,
     ShardJob,
-    cache_view,
     join_clip,
-    keep_new_cache_files,
+    master_clip_voice,
     portable_toml,
     render_shard,
 )
@@ -48,79 +47,13 @@ from production.options import (
     check_shards_option,
     published_paths,
 )
+from production.planning import Cut, cut_clips, plan, plan_needed
 from production.progress import Event, ProgressBoard, Report, Stage
 from production.runners import Runner, connect
-from production.shards import Timeline, animation_costs, auto_shards, min_shard_seconds, split
+from production.segments import SegmentCache
+from production.shards import Timeline, animation_costs
 
-__all__ = ["render_clips", "render_clip", "plan", "plan_needed", "shard_counts"]
-
-
-def plan(
-    clips: Sequence[Clip],
-    options: RenderOptions,
-    cache: Path,
-    work: Path,
-    settings: SceneSettings | None,
-    processes: int = 1,
-) -> dict[str, Timeline]:
-    """Prepare ``clips`` (typeset, voice) and count their animations at ``options``' rate.
-
-    The clips are shared out over up to ``processes`` processes, longest first;
-    with more than one, each typesets into its own copy of the TeX and text
-    caches (two manims must not write one text cache at once) and its new
-    files are added to ``cache`` afterwards. The voice cache is written by
-    renaming finished files into place, so they share it.
-    """
-    work.mkdir(parents=True, exist_ok=True)
-    groups = _groups(clips, processes)
-    with ThreadPoolExecutor(len(groups)) as pool:
-        found = pool.map(lambda k: _plan_group(groups, k, options, cache, work, settings), range(len(groups)))
-        timelines = [t for group in found for t in group]
-    return {t.scene: t for t in timelines}
-
-
-def _groups(clips: Sequence[Clip], processes: int) -> list[list[Clip]]:
-    """``clips`` in at most ``processes`` groups of about equal length (longest to the shortest group)."""
-    groups: list[list[Clip]] = [[] for _ in range(max(1, min(processes, len(clips))))]
-    for clip in sorted(clips, key=lambda c: -c.seconds):
-        min(groups, key=lambda g: sum(c.seconds for c in g)).append(clip)
-    return groups
-
-
-def _plan_group(
-    groups: list[list[Clip]],
-    k: int,
-    options: RenderOptions,
-    cache: Path,
-    work: Path,
-    settings: SceneSettings | None,
-) -> list[Timeline]:
-    """Plan ``groups[k]`` in one process (in a copy of the caches when there are other groups)."""
-    clips, n = groups[k], len(groups)
-    folder = work if n == 1 else work / f"prepare-{k + 1}of{n}"
-    if n > 1:
-        shutil.rmtree(folder, ignore_errors=True)
-    view = cache if n == 1 else cache_view(cache, folder)
-    log = folder / "prepare.log"
-    cmd = [sys.executable, "-m", "production.manim_entry", "plan", str(view), options.quality]
-    scenes = [c.scene for c in clips]
-    manim_run.run_manim(clips[0], [*cmd, *scenes], log, None, settings, what=f"preparing {', '.join(scenes)}")
-    if n > 1:
-        keep_new_cache_files(view, cache)
-        shutil.rmtree(view, ignore_errors=True)  # the log stays beside it
-    lines = [line[5:] for line in log.read_text().splitlines() if line.startswith("PLAN ")]
-    return [Timeline.from_json(json.loads(line)) for line in lines]
-
-
-def shard_counts(
-    timelines: Sequence[Timeline], options: RenderOptions, shards: int | None, workers: int
-) -> dict[str, int]:
-    """Shards per scene: ``--shards`` where given (at most one per animation), else the automatic rule."""
-    if options.fmt == "gif":
-        return {t.scene: 1 for t in timelines}
-    if shards is None:
-        return auto_shards(timelines, workers, min_shard_seconds(options.quality))
-    return {t.scene: max(1, min(shards, len(t.animations))) for t in timelines}
+__all__ = ["render_clips", "render_clip"]
 
 
 @dataclass
@@ -131,8 +64,10 @@ class _Clip:
     clip: Clip
     timeline: Timeline | None  # None: rendered whole without a plan
     spans: list[tuple[int, int] | None]
+    cut: Cut | None = None  # the clip's segments, which the cache has, and which each shard renders
     shards: list[Any] = field(default_factory=list)
-    waiting: int = 0  # shards not yet finished
+    voice: Any = None  # a planned clip's voice, mastered while its shards render
+    waiting: int = 0  # shards (and voice) not yet finished
     join: Any = None
 
 
@@ -152,6 +87,12 @@ class _Build:
     def number(self, index: int) -> int | None:
         return index if self.numbered else None
 
+    def code(self, clip: Clip) -> str:
+        """What every segment of ``clip`` is made of: its code and data, not its narration or recordings."""
+        config = self.config
+        data = config.fingerprint(clip, recordings=False) if config is not None else self.extra(clip)
+        return clip_inputs_hash(clip, self.options, data, narration=False)
+
     def job(self, flight: _Clip, k: int) -> ShardJob:
         clip, n = flight.clip, len(flight.spans)
         extra = self.extra(clip)
@@ -163,6 +104,8 @@ class _Build:
                 self.config.title, scenes, self.config.voice, self.config.raw
             )
             payload["recordings"] = {p.name: p.read_bytes() for p in self.config.recordings(clip)}
+        if flight.cut is not None:
+            payload["segments"] = flight.cut.segments_of(k)
         return ShardJob(
             clip,
             self.options,
@@ -193,6 +136,28 @@ class _Build:
         for flight in flights:
             flight.shards = [futures[flight.index, k] for k in range(len(flight.spans))]
             flight.waiting = len(flight.shards)
+            record = self.record(flight)
+            if record is not None and record.placements() and self.options.fmt == "mp4":
+                args = self.voice_args(flight, record)
+                flight.voice = self.runner.submit(f"voice-{flight.clip.scene}", master_clip_voice, *args)
+                flight.waiting += 1
+
+    def record(self, flight: _Clip) -> BeatsRecord | None:
+        """A planned clip's beats, as the plan timed them (None: unplanned, or a scene without beats)."""
+        if flight.cut is None or not flight.cut.timeline.record:
+            return None
+        timeline = flight.cut.timeline
+        return BeatsRecord(flight.clip.scene, timeline.duration, timeline.record)
+
+    def voice_args(self, flight: _Clip, record: BeatsRecord) -> tuple[Any, ...]:
+        """The voice job's arguments: the clip's length in frames, and (for a cluster) its sound files."""
+        assert flight.cut is not None
+        timeline = flight.cut.timeline
+        seconds = sum(f for f, _ in timeline.animations) / timeline.frame_rate
+        audio = {}
+        if not self.local:  # a worker may not see this machine's voice files
+            audio = {path: Path(path).read_bytes() for path, _ in record.placements()}
+        return flight.clip, self.options, record, seconds, audio
 
     def join(self, flight: _Clip, report: Report) -> None:
         """Submit the clip's join, once its shards are done."""
@@ -200,7 +165,31 @@ class _Build:
         timeline = flight.timeline if len(flight.spans) > 1 else None  # sharded clips are planned
         frames = sum(f for f, _ in timeline.animations) if timeline is not None else None
         args = (flight.clip, self.options, flight.shards, frames, str(work) if self.local else None, report)
-        flight.join = self.runner.submit(f"join-{flight.clip.scene}", join_clip, *args, priority=1e9)
+        plan = self.join_plan(flight) if flight.cut is not None else None
+        key = f"join-{flight.clip.scene}"
+        flight.join = self.runner.submit(key, join_clip, *args, plan, flight.voice, priority=1e9)
+
+    def join_plan(self, flight: _Clip) -> JoinPlan:
+        """The segments' order, the cached ones' videos and the plan's beats."""
+        cut = flight.cut
+        assert cut is not None
+        cache = self.segment_cache(flight.clip)
+        cached = tuple(cache.read(cut.keys[i]) for i in sorted(cut.cached))
+        frames = sum(f for f, _ in cut.timeline.animations)
+        return JoinPlan(cut.order(), cached, self.record(flight), frames)
+
+    def segment_cache(self, clip: Clip) -> SegmentCache:
+        """Where ``clip``'s segments at this variant are kept: ``media/segments/<variant>/<Scene>/``."""
+        media = self.out_dir.parent.parent
+        return SegmentCache(media / "segments" / self.options.variant / clip.scene, self.options.fmt)
+
+    def keep_segments(self, flight: _Clip, k: int, future: Any) -> None:
+        """Keep the segments shard ``k`` rendered in the cache, as soon as it is done."""
+        if flight.cut is None:
+            return
+        cache, (a, _b) = self.segment_cache(flight.clip), flight.cut.shards[k]
+        for j, video in enumerate(self.runner.result(future).segments):
+            cache.keep(flight.cut.keys[a + j], video)
 
     def publish(self, flight: _Clip, out: ClipOutput) -> RenderResult:
         """Write the clip, its captions, beats and inputs stamp, each renamed into place."""
@@ -216,6 +205,8 @@ class _Build:
         elif out.srt is not None:
             write_text(captions, out.srt)
         write_text(stamp, clip_inputs_hash(clip, options, self.extra(clip)) + "\n")
+        if flight.cut is not None:
+            self.segment_cache(clip).prune(flight.cut.keys)
         if self.local:
             shutil.rmtree(self.out_dir.parent / ".work" / options.variant / clip.scene, ignore_errors=True)
         return RenderResult(
@@ -236,7 +227,12 @@ class _Build:
         pending: dict[Any, _Clip] = {}
         try:
             self.start(flights, report)
-            pending = {f: flight for flight in flights for f in flight.shards}
+            jobs = ((f, flight) for flight in flights for f in [*flight.shards, flight.voice])
+            pending = {f: flight for f, flight in jobs if f is not None}
+            for flight in flights:
+                if not flight.waiting:  # every segment is in the cache and the clip is silent: join now
+                    self.join(flight, report)
+                    pending[flight.join] = flight
             while pending:
                 for future in self.runner.wait_any(pending):
                     flight = pending.pop(future)
@@ -245,6 +241,8 @@ class _Build:
                         results[flight.index] = self.publish(flight, self.runner.result(future))
                         self.board.done(results[flight.index])
                     else:
+                        if future is not flight.voice:
+                            self.keep_segments(flight, flight.shards.index(future), future)
                         flight.waiting -= 1
                         if not flight.waiting:  # (a cluster recomputes a finished shard whose worker died)
                             self.join(flight, report)
@@ -307,7 +305,7 @@ def render_clips(
             scheduler is None,
         )
         results = _current(build, force)
-        flights = _plan(build, [i for i in range(len(clips)) if i not in results], shards)
+        flights = _plan(build, [i for i in range(len(clips)) if i not in results], shards, force)
         results |= build.run(flights)
     finally:
         runner.close()
@@ -329,45 +327,21 @@ def _current(build: _Build, force: bool) -> dict[int, RenderResult]:
     return results
 
 
-ESTIMATE_MARGIN = 1.5
-"""How much longer than its estimate a clip may turn out (the lecture's are within 10%)."""
-
-
-def plan_needed(clips: Sequence[Clip], options: RenderOptions, shards: int | None, workers: int) -> bool:
-    """Whether a clip may be cut into shards, so the scenes must be planned (dry-run) first.
-
-    ``--shards 1`` and gif never cut. Otherwise the clips' estimated lengths
-    (``Clip.seconds``, grown by :data:`ESTIMATE_MARGIN`) are shared out as
-    :func:`~production.shards.auto_shards` would share them: when no clip
-    could outgrow its share, every clip renders whole, and each render
-    typesets its TeX and speaks its narration itself.
-    """
-    if options.fmt == "gif" or shards == 1:
-        return False
-    if shards is not None:
-        return True
-    if workers <= 1:
-        return False  # one worker never cuts a clip
-    share = max(sum(c.seconds for c in clips) / workers, min_shard_seconds(options.quality))
-    return any(c.seconds * ESTIMATE_MARGIN > share for c in clips)
-
-
 def _whole(build: _Build, stale: list[int]) -> list[_Clip]:
     """The stale clips, each one shard, unplanned (ordered by their estimated lengths)."""
     flights = [_Clip(i, build.clips[i], None, [None]) for i in stale]
-    build.board.note(
-        f"{len(flights)} clip(s), none to cut into shards on {build.runner.workers} worker(s): each renders "
-        "whole, typesetting and speaking as it goes"
-    )
+    why = "a gif renders whole" if build.options.fmt == "gif" else "--shards 1: each renders whole"
+    build.board.note(f"{len(flights)} clip(s), unplanned ({why}), typesetting and speaking as it goes")
     return flights
 
 
-def _plan(build: _Build, stale: list[int], shards: int | None) -> list[_Clip]:
-    """Plan the stale clips and cut each into its shards (no plan when none can be cut)."""
+def _plan(build: _Build, stale: list[int], shards: int | None, force: bool) -> list[_Clip]:
+    """Plan the stale clips; cut each into its segments, those the cache has and shards for the rest."""
     if not stale:
         return []
     clips = [build.clips[i] for i in stale]
-    if build.local and not plan_needed(clips, build.options, shards, build.runner.workers):
+    cutting = plan_needed(build.options, shards)
+    if build.local and not cutting:
         return _whole(build, stale)
     start = time.monotonic()
     build.board.note(f"preparing {len(clips)} scene(s): typesetting TeX, speaking the narration")
@@ -377,17 +351,23 @@ def _plan(build: _Build, stale: list[int], shards: int | None) -> list[_Clip]:
     missing = [c.scene for c in clips if c.scene not in timelines]
     if missing:
         raise RenderError(f"preparing the scenes gave no plan for {', '.join(missing)}")
-    counts = shard_counts(list(timelines.values()), build.options, shards, build.runner.workers)
+    if not cutting:  # a cluster's gif or --shards 1: planned here (typeset once), rendered whole
+        build.board.note(f"planned in {time.monotonic() - start:.1f}s; each clip renders whole")
+        return [_Clip(i, c, timelines[c.scene], [None]) for i, c in zip(stale, clips, strict=True)]
+    codes = {c.scene: build.code(c) for c in clips}
+    caches = {c.scene: build.segment_cache(c) for c in clips}
+    workers = build.runner.workers
+    cuts = cut_clips(list(timelines.values()), codes, caches, build.options, shards, workers, force)
     flights = []
     for i, clip in zip(stale, clips, strict=True):
-        timeline, n = timelines[clip.scene], counts[clip.scene]
-        costs = list(animation_costs(timeline))
-        spans: list[tuple[int, int] | None] = [None] if n == 1 else list(split(costs, n))
-        flights.append(_Clip(i, clip, timeline, spans))
-    layout = ", ".join(
-        f"{t.scene} {counts[t.scene]} ({len(t.animations)} animations)" for t in timelines.values()
+        cut = cuts[clip.scene]
+        flights.append(_Clip(i, clip, cut.timeline, list[tuple[int, int] | None](cut.spans), cut))
+    layout = "; ".join(
+        f"{c.timeline.scene} {len(c.shards)} shard(s) for {len(c.parts) - len(c.cached)} of "
+        f"{len(c.parts)} segments"
+        for c in cuts.values()
     )
-    build.board.note(f"planned in {time.monotonic() - start:.1f}s; shards: {layout}")
+    build.board.note(f"planned in {time.monotonic() - start:.1f}s; {layout}")
     return flights
 
 

@@ -41,7 +41,7 @@ from production.inputs import clip_inputs_hash
 from production.jobs import ShardJob, render_shard
 from production.media import probe, save_last_frame
 from production.options import REPO, RenderError, RenderOptions
-from production.pipeline import plan
+from production.planning import plan
 from production.soundtrack import add_voice
 
 __all__ = ["BeatPreview", "preview_beats", "beat_key", "watch", "WATCHED"]
@@ -247,6 +247,8 @@ def watch(
 def _relevant(_change: object, path: str) -> bool:
     """A saved source, data or recording file (not caches, editors' swap files or compiled bytecode)."""
     name = Path(path).name
-    return not name.startswith(".") and "__pycache__" not in path and name.endswith(
-        (".py", ".toml", ".cfg", ".wav", ".json")
+    return (
+        not name.startswith(".")
+        and "__pycache__" not in path
+        and name.endswith((".py", ".toml", ".cfg", ".wav", ".json"))
     )

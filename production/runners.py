@@ -31,7 +31,6 @@ CONNECT_TIMEOUT = 5.0
 """Seconds to reach the scheduler before giving up."""
 
 
-
 class Runner:
     """What the build needs of a runner."""
 

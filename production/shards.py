@@ -68,15 +68,17 @@ class Timeline:
     animations: tuple[tuple[int, bool], ...]
     beats: tuple[tuple[str, int, int], ...] = ()  # (beat id, its first and last animation)
     record: tuple[Beat, ...] = ()  # the beats as the dry run timed them
+    clocks: tuple[tuple[float, str], ...] = ()  # each animation's run time and the state it starts from
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Timeline:
         """From the plan step's JSON line."""
-        animations = tuple((int(f), bool(z)) for f, z in data["animations"])
+        animations = tuple((int(a[0]), bool(a[1])) for a in data["animations"])
+        clocks = tuple((float(a[2]), str(a[3])) for a in data["animations"] if len(a) == 4)
         beats = tuple((str(b), int(first), int(last)) for b, first, last in data.get("beats", []))
         record = tuple(Beat.from_json(b) for b in data.get("record", []))
         scene, rate, duration = str(data["scene"]), float(data["frame_rate"]), float(data["duration"])
-        return cls(scene, rate, duration, animations, beats, record)
+        return cls(scene, rate, duration, animations, beats, record, clocks)
 
 
 def animation_costs(timeline: Timeline) -> np.ndarray:
@@ -155,7 +157,7 @@ def check_shards(scene: str, records: Sequence[BeatsRecord | None]) -> None:
         done = len(record.beats) if record is not None else 0
         if record is not None and full is not None and record.beats != full.beats[:done]:
             raise ValueError(
-                f"{scene}: shard {k + 1}'s beats differ from the last shard's: the scene is not "
+                f"{scene}: shard {k + 1}'s beats differ from the whole clip's: the scene is not "
                 "deterministic; render it with --shards 1"
             )
 
@@ -168,8 +170,23 @@ def count_frames(video: Path) -> int:
 
 
 def _concat_manifest(paths: Sequence[Path]) -> bytes:
-    quoted = (str(Path(p).resolve()).replace("'", "'\\''") for p in paths)
-    return "".join(f"file 'file:{q}'\n" for q in quoted).encode()
+    """The concat demuxer's list: each file with its exact length, its frames over its frame rate.
+
+    Without ``duration`` the demuxer starts each file where the one before ends
+    by that file's container duration, which a joined file states a few ticks
+    short: a clip joined from joined segments would drift by those ticks.
+    """
+    lines = []
+    for path in paths:
+        with av.open(str(path)) as container:
+            stream = container.streams.video[0]
+            rate = stream.average_rate or stream.guessed_rate
+            if not rate:
+                raise ValueError(f"{path}: no frame rate; cannot join it exactly")
+            frames = sum(1 for packet in container.demux(stream) if packet.size)
+        quoted = str(Path(path).resolve()).replace("'", "'\\''")
+        lines.append(f"file 'file:{quoted}'\nduration {float(frames / rate):.6f}\n")
+    return "".join(lines).encode()
 
 
 def join_videos(paths: Sequence[Path], out: Path, transparent: bool = False) -> None:

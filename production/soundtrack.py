@@ -14,11 +14,14 @@ import av
 import numpy as np
 
 from narration.beats import BeatsRecord
-from production.audio import MAX_TRUE_PEAK, SAMPLE_RATE, lay_track, measure, mux_audio, normalise
+from production.aac import encode_track, mux_track, video_seconds
+from production.audio import MAX_TRUE_PEAK, SAMPLE_RATE, lay_track, measure, normalise
 
 __all__ = [
     "add_voice",
+    "master_voice",
     "mux_voice",
+    "master_track",
     "decode_audio",
     "join_voices",
 ]
@@ -26,10 +29,26 @@ __all__ = [
 
 def add_voice(video: Path, record: BeatsRecord, out: Path, duration: float) -> bool:
     """Write ``out``: ``video`` with its narration as a normalised AAC track; False when it has none."""
+    track = out.with_name(f".{out.stem}.voice.m4a")
+    try:
+        if not master_voice(record, duration, track):
+            return False
+        mux_track(video, track, out)
+        return True
+    finally:
+        track.unlink(missing_ok=True)
+
+
+def master_voice(record: BeatsRecord, duration: float, out: Path) -> bool:
+    """Write ``out`` (``.m4a``): the beats' sound laid over ``duration`` seconds, mastered; False if silent.
+
+    Needs only the beats, not the frames: a build masters a clip's voice while
+    the clip renders, and its join lays the track on by copying packets.
+    """
     placements = record.placements()
     if not placements:
         return False
-    mux_voice(video, lay_track(placements, duration, SAMPLE_RATE), out)
+    master_track(lay_track(placements, duration, SAMPLE_RATE), duration, out)
     return True
 
 
@@ -40,18 +59,18 @@ AAC_OVERSHOOT_DB = 0.5
 the lecture's clips, so aiming this far under the ceiling ships most tracks after one encoding."""
 
 
-def mux_voice(video: Path, track: np.ndarray, out: Path, rounds: int = 4) -> None:
-    """Normalise ``track``, encode it beside ``video``'s frames into ``out``, and check what ships.
+def master_track(track: np.ndarray, seconds: float, out: Path, rounds: int = 4) -> None:
+    """Normalise ``track``, encode it as AAC into ``out`` (``.m4a``), and check what ships.
 
     AAC does not keep the waveform: its decoded peaks land a few tenths of a
-    dB above the normalised source's. So the encoded file is decoded and
+    dB above the normalised source's. So the encoded track is decoded and
     measured, and while its true peak is above the ceiling the source is
     normalised again under a ceiling lowered by the overshoot. The first try
     already leaves :data:`AAC_OVERSHOOT_DB` of room, so most tracks are encoded once.
     """
     ceiling = MAX_TRUE_PEAK - AAC_OVERSHOOT_DB
     for _ in range(rounds):
-        mux_audio(video, normalise(track, SAMPLE_RATE, max_true_peak=ceiling), SAMPLE_RATE, out)
+        encode_track(normalise(track, SAMPLE_RATE, max_true_peak=ceiling), SAMPLE_RATE, seconds, out)
         shipped = decode_audio(out)
         peak = measure(shipped, SAMPLE_RATE)[1] if shipped is not None else float("-inf")
         over = peak - (MAX_TRUE_PEAK - SHIPPED_MARGIN_DB)
@@ -59,6 +78,16 @@ def mux_voice(video: Path, track: np.ndarray, out: Path, rounds: int = 4) -> Non
             return
         ceiling -= over
     raise RuntimeError(f"{out.name}: the voice track's true peak stays above {MAX_TRUE_PEAK} dBTP after AAC")
+
+
+def mux_voice(video: Path, track: np.ndarray, out: Path) -> None:
+    """Write ``out``: ``video``'s frames with ``track`` mastered (:func:`master_track`) beside them."""
+    voice = out.with_name(f".{out.stem}.voice.m4a")
+    try:
+        master_track(track, video_seconds(video), voice)
+        mux_track(video, voice, out)
+    finally:
+        voice.unlink(missing_ok=True)
 
 
 def decode_audio(video: Path, sample_rate: int = SAMPLE_RATE) -> np.ndarray | None:

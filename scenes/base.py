@@ -70,6 +70,7 @@ class LectureScene(Scene):
         self.settings = SceneSettings.from_env()  # what the build asked of this render (defaults: none)
         self.beats: list[Beat] = []
         self.beat_spans: list[tuple[str, int, int]] = []  # (beat id, first and last animation)
+        self.state_wanted = True  # a plan digests the scene state where a segment may start (manim_patches)
         clip = next((c for c in LECTURE if c.scene == self.script_name()), None)
         if clip is not None:
             self.section, self.title = f"Section {clip.section}", clip.title
@@ -91,6 +92,7 @@ class LectureScene(Scene):
         are the beat's script.
         """
         self.slide_break(notes=" ".join(text.split()))
+        self.state_wanted = True  # the beat's first animation starts a segment of the build's cache
         beat_id = f"{self.script_name()}.{len(self.beats) + 1:02d}-{slug}"
         first = self.renderer.num_plays  # the beat's first animation, as ``manim -n`` numbers them
         spoken = self.narrator.speak(beat_id, text)
@@ -104,6 +106,7 @@ class LectureScene(Scene):
         self.hold(start + spoken.duration + BREATH - self.renderer.time)
         self.record_beat(spoken, start)
         self.beat_spans.append((beat_id, first, self.renderer.num_plays - 1))
+        self.state_wanted = True  # so does the next animation, in a beat or not
 
     def speech_left(self) -> float:
         """Seconds of the current beat's narration still to come (0 once it has been spoken)."""

@@ -9,7 +9,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGES = (
-    "atomic_files", "attnmath", "lecture", "drawing", "narration", "manim_patches", "scenes", "production",
+    "atomic_files",
+    "attnmath",
+    "lecture",
+    "drawing",
+    "narration",
+    "manim_patches",
+    "scenes",
+    "production",
 )
 
 

@@ -47,7 +47,7 @@ def test_a_scene_gets_the_lecturers_values_and_the_defaults_of_the_rest(tmp_path
 
 def test_the_lecture_file_is_checked_by_the_models(tmp_path):
     path = tmp_path / "lecture.toml"
-    path.write_text("[KVCacheGrowth]\nn_prompt = 10\nwords = [\"a\", \"b\"]\n")
+    path.write_text('[KVCacheGrowth]\nn_prompt = 10\nwords = ["a", "b"]\n')
     with pytest.raises(ConfigError, match=r"n_prompt must be smaller than the number of words \(2\)"):
         load_config(path)
     path.write_text("[KVCacheGrowth]\nstrength = 3.0\n")  # fixed data, not a lecturer's key

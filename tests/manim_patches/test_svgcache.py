@@ -36,6 +36,15 @@ def test_loaded_mobjects_equal_parsed_ones(tmp_path) -> None:
         assert len(pa) == len(pb) == len(pc) > 0
         for x, y, z in zip(pa, pb, pc, strict=True):
             assert np.array_equal(x, y) and np.array_equal(x, z)
+    # and every other attribute: the segment cache keys on the scene state's digest
+    assert _digest(first) == _digest(loaded)
+
+
+def _digest(mobs) -> str:
+    class Held:  # what state_digest reads of a scene
+        mobjects = list(mobs)
+
+    return manim_patches.state_digest(Held())
 
 
 def test_a_broken_pickle_is_parsed_again(tmp_path) -> None:

@@ -12,6 +12,8 @@ from pathlib import Path
 import av
 import numpy as np
 
+from tests.test_house import PACKAGES as PARTS  # the code a copy of the repository needs
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -67,3 +69,16 @@ def assert_frames_equal(first: list[np.ndarray], second: list[np.ndarray], what:
     for i, (x, y) in enumerate(zip(first, second, strict=True)):
         diff = np.abs(x.astype(np.int16) - y)
         assert diff.max() <= 24 and diff.mean() < 0.25, f"frame {i}: max {diff.max()}, mean {diff.mean():.3f}"
+
+
+def copy_of_the_repository(folder: Path) -> Path:
+    """The code, manim.cfg and warm caches in ``folder``: edits there never touch the real tree."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for part in PARTS:
+        shutil.copytree(REPO / part, folder / part, ignore=ignore)
+    shutil.copy(REPO / "manim.cfg", folder / "manim.cfg")
+    for kind in ("Tex", "texts", "voice", "mobjects"):
+        if (REPO / "media" / kind).is_dir():
+            hidden = shutil.ignore_patterns(".*")
+            shutil.copytree(REPO / "media" / kind, folder / "media" / kind, ignore=hidden)
+    return folder

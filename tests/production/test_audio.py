@@ -13,7 +13,8 @@ import pytest
 from scipy.io import wavfile
 
 from narration import voice
-from production.audio import SAMPLE_RATE, lay_track, limit, measure, mux_audio, normalise, true_peak
+from production.aac import mux_audio
+from production.audio import SAMPLE_RATE, lay_track, limit, measure, normalise, true_peak
 
 SR = SAMPLE_RATE
 needs_festival = pytest.mark.skipif(shutil.which("text2wave") is None, reason=voice.INSTALL)

@@ -22,6 +22,7 @@ from production.captions import parse_srt
 from production.media import probe
 from production.publish import sha256
 from tests.production.browser import ARGS as CHROMIUM_ARGS
+from tests.production.shard_helpers import media_with_caches
 
 REPO = Path(__file__).resolve().parents[2]
 SCENES = ["LectureTitle", "FixedVsQueryWeights"]
@@ -212,18 +213,9 @@ def wait_for_partial_movies(work: Path, timeout: float = 120) -> None:
 
 @pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM"])
 def test_a_killed_render_leaves_nothing_half_written_and_the_next_run_recovers(tmp_path, how):
-    media = tmp_path / "media"
-    cmd = [
-        sys.executable,
-        "-m",
-        "scenes",
-        "render",
-        "FixedVsQueryWeights",
-        "--quality",
-        "l",
-        "--media-dir",
-        str(media),
-    ]
+    media = media_with_caches(tmp_path)  # warm TeX and voice: the render starts drawing at once
+    cmd = [sys.executable, "-m", "scenes", "render", "LectureTitle", "--quality", "l"]
+    cmd += ["--media-dir", str(media)]
     proc = subprocess.Popen(
         cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
     )
@@ -233,10 +225,11 @@ def test_a_killed_render_leaves_nothing_half_written_and_the_next_run_recovers(t
     else:
         proc.send_signal(signal.SIGTERM)  # the build is asked to stop; it stops its manim too
     proc.communicate(timeout=60)
-    published = media / "clips" / "480p15-mp4" / "FixedVsQueryWeights.mp4"
+    published = media / "clips" / "480p15-mp4" / "LectureTitle.mp4"
     assert not published.exists()
     assert not list(published.parent.glob("*.partial*"))
-    again = run_cli("render", "FixedVsQueryWeights", "--quality", "l", "--media-dir", str(media))
+    assert not list((media / "segments").rglob("*.partial*"))  # no half-kept segment either
+    again = run_cli("render", "LectureTitle", "--quality", "l", "--media-dir", str(media))
     assert again.returncode == 0, again.stderr
     assert probe(published).duration > 10
 
@@ -366,8 +359,8 @@ def render_title(tmp_path, *extra: str, config: str = "") -> tuple[subprocess.Co
 def test_voice_none_renders_silent_clips_with_the_same_timing(build, tmp_path):
     proc, folder = render_title(tmp_path, "--voice", "none", "--shards", "1", config=CONFIG)  # same narration
     assert proc.returncode == 0, proc.stderr[-2000:]
-    # one clip in one shard is never cut, so it renders without the prepare step the two-scene build ran
-    assert "none to cut into shards" in proc.stderr and "preparing" not in proc.stderr
+    # --shards 1 renders whole without the prepare step that the two-scene build ran
+    assert "unplanned (--shards 1" in proc.stderr and "preparing" not in proc.stderr
     assert "preparing" in build["first"].stderr
     voiced = json.loads((build["out"] / "manifest.json").read_text())["clips"][0]
     with av.open(str(folder / "LectureTitle.mp4")) as container:

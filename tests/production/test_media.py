@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from production.aac import mux_audio
 from production.audio import SAMPLE_RATE as SR
-from production.audio import mux_audio
 from production.media import audio_format, concat_videos, probe, save_last_frame
 from production.publish import join_lecture
 from production.soundtrack import decode_audio
@@ -91,7 +91,7 @@ def test_join_copies_each_clips_voice_to_its_start(tmp_path: Path) -> None:
 
 def _lag(lecture: np.ndarray, own: np.ndarray, at: int) -> int:
     """Where ``own`` sits in ``lecture`` relative to sample ``at``: the shift that matches it best."""
-    loudest = 2048 + int(np.argmax(np.abs(own[2048:-SR // 2])))  # a window with speech in it
+    loudest = 2048 + int(np.argmax(np.abs(own[2048 : -SR // 2])))  # a window with speech in it
     window = own[loudest - 1200 : loudest + 1200]
     errors = {
         lag: float(np.abs(lecture[at + lag + loudest - 1200 :][: window.size] - window).max())

@@ -4,36 +4,18 @@ from __future__ import annotations
 
 import os
 import queue
-import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
-from tests.production.shard_helpers import REPO, clean_env
+from tests.production.shard_helpers import clean_env, copy_of_the_repository
 
-PARTS = (
-    "atomic_files", "attnmath", "lecture", "drawing", "narration", "manim_patches", "scenes", "production",
-)
 OLD = '"Attention lets each word take a weighted mix of all the words, "'
 NEW = '"Attention lets every word take a weighted mix of all the words, "'
-
-
-def copy_of_the_repository(folder: Path) -> Path:
-    """The code, manim.cfg and warm caches in ``folder``: edits there never touch the real tree."""
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for part in PARTS:
-        shutil.copytree(REPO / part, folder / part, ignore=ignore)
-    shutil.copy(REPO / "manim.cfg", folder / "manim.cfg")
-    for kind in ("Tex", "texts", "voice", "mobjects"):
-        if (REPO / "media" / kind).is_dir():
-            hidden = shutil.ignore_patterns(".*")
-            shutil.copytree(REPO / "media" / kind, folder / "media" / kind, ignore=hidden)
-    return folder
 
 
 class Lines:

@@ -13,7 +13,7 @@ import pytest
 from lecture.clips import find_clip
 
 REPO = Path(__file__).resolve().parents[2]
-CLIP = find_clip("TemperatureSweep")
+CLIP = find_clip("LectureTitle")  # the shortest scene: the plain manim CLI, twice
 
 
 def decode(path: Path) -> tuple[float, list[np.ndarray]]:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -27,6 +30,7 @@ from tests.production.shard_helpers import (
     assert_same_frames,
     clean_env,
     cli,
+    copy_of_the_repository,
     frames,
     media_with_caches,
     rgb_frames,
@@ -125,7 +129,7 @@ def title(tmp_path_factory) -> dict:
 def test_sharded_title_has_the_frames_of_the_whole_one(title):
     log = title["sharded"]["log"]
     assert "LectureTitle [1/3]: rendering" in log and "LectureTitle [3/3]: rendered in" in log
-    assert "3/3 shards" in log and "joining 3 shards" in log
+    assert "3/3 shards" in log and "joining 8 segments (0 from the cache, 8 rendered)" in log
     assert_same_frames(title["whole"]["video"], title["sharded"]["video"])
 
 
@@ -178,3 +182,49 @@ def test_an_unknown_beat_is_one_line_naming_the_beats(tmp_path):
     err = proc.stderr.strip().splitlines()
     assert proc.returncode == 2 and err[-1].startswith("error: LectureTitle has no beat 'nope'; its beats:")
     assert "Traceback" not in proc.stderr
+
+
+MIX = "the weights set by their content, not their position."
+LONGER = MIX + " So one word can mean two things."
+
+
+@pytest.mark.render
+def test_a_narration_edit_rebuilds_one_beat_and_gives_a_full_renders_frames(title, tmp_path):
+    """The sharded title's segment cache, one beat's narration lengthened in a copy of the code: the
+    rebuild renders that beat alone, copies the beats after it (only moved in time) from the cache,
+    and gives frame for frame, beat for beat and word for word what a full render of the edit gives."""
+    repo = copy_of_the_repository(tmp_path / "repo")
+    shutil.copytree(title["sharded"]["media"] / "segments", repo / "media" / "segments")
+    scene = repo / "scenes" / "s0_title.py"
+    scene.write_text(scene.read_text().replace(MIX, LONGER))
+
+    def render(media: Path, *extra: str) -> str:
+        args = ["render", "LectureTitle", "--quality", "l", "--media-dir", str(media), *extra]
+        env = {**clean_env(), "PYTHONPATH": str(repo)}
+        proc = subprocess.run(
+            [sys.executable, "-m", "scenes", *args], cwd=repo, env=env, capture_output=True, text=True
+        )
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        return proc.stderr
+
+    log = render(repo / "media")
+    assert "LectureTitle 1 shard(s) for 1 of 8 segments" in log, log
+    assert "joining 8 segments (7 from the cache, 1 rendered)" in log, log
+    edited = repo / "media" / "clips" / "480p15-mp4" / "LectureTitle.mp4"
+    record = json.loads(edited.with_suffix(".beats.json").read_text())
+    mix = next(b for b in record["beats"] if b["id"].endswith("-mix"))
+    assert LONGER in " ".join(mix["text"].split())
+    rendered = re.findall(r"rendering \(animations (\d+)-(\d+)\)", log)
+    assert len(rendered) == 1 and 0 < int(rendered[0][0]) <= int(rendered[0][1]) < 20, log  # the beat
+    before = json.loads(title["whole"]["video"].with_suffix(".beats.json").read_text())
+    moved = [b["start"] - a["start"] for a, b in zip(before["beats"], record["beats"], strict=True)]
+    assert moved[-1] > 1.0, moved  # the later beats moved in time, and came from the cache
+
+    media = media_with_caches(tmp_path / "whole")
+    assert "unplanned" in render(media, "--shards", "1")  # the edited scene rendered whole, no cache
+    reference = media / "clips" / "480p15-mp4" / "LectureTitle.mp4"
+    assert_same_frames(reference, edited)
+    assert reference.with_suffix(".srt").read_text() == edited.with_suffix(".srt").read_text()
+    voices = [decode_audio(v) for v in (reference, edited)]
+    assert voices[0] is not None and voices[1] is not None
+    assert voices[0].size == voices[1].size and np.abs(voices[0] - voices[1]).max() < 1e-3

@@ -145,4 +145,4 @@ def scene_run_for_render(media_dir) -> SceneRun:
     """The in-process run of the scene that the render tests render."""
     from lecture.clips import find_clip
 
-    return cached_run(find_clip("TemperatureSweep"), media_dir)
+    return cached_run(find_clip("LectureTitle"), media_dir)
