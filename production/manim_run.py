@@ -185,14 +185,19 @@ def run_manim(
             if _STOPPING.is_set():
                 proc.terminate()
         assert proc.stdout is not None
-        for line in proc.stdout:
-            log.write(line)
-            match = ANIMATION_LINE.search(line)
-            if match and progress is not None:
-                progress(clip, Event(Stage.ANIMATION, f"animation {int(match.group(1)) + 1}"))
-        code = proc.wait()
-        with _CHILDREN_LOCK:
-            _CHILDREN.discard(proc)
+        try:
+            for line in proc.stdout:
+                log.write(line)
+                match = ANIMATION_LINE.search(line)
+                if match and progress is not None:
+                    progress(clip, Event(Stage.ANIMATION, f"animation {int(match.group(1)) + 1}"))
+            code = proc.wait()
+        except BaseException:  # Ctrl-C or SIGTERM here: stop manim now (leaving ``with`` would wait for it)
+            proc.terminate()
+            raise
+        finally:
+            with _CHILDREN_LOCK:
+                _CHILDREN.discard(proc)
     if code != 0:
         tail = "".join(log_path.read_text().splitlines(keepends=True)[-15:])
         what = what or f"{clip.scene}: render"

@@ -65,8 +65,13 @@ def plan(
     work.mkdir(parents=True, exist_ok=True)
     groups = _groups(clips, processes)
     with ThreadPoolExecutor(len(groups)) as pool:
-        found = pool.map(lambda k: _plan_group(groups, k, options, cache, work, settings), range(len(groups)))
-        timelines = [t for group in found for t in group]
+        try:
+            one = lambda k: _plan_group(groups, k, options, cache, work, settings)  # noqa: E731
+            planned = pool.map(one, range(len(groups)))
+            timelines = [t for group in planned for t in group]
+        except KeyboardInterrupt:  # stop the plan's manims, or leaving ``with`` waits for them to finish
+            manim_run.terminate_children()
+            raise
     return {t.scene: t for t in timelines}
 
 
