@@ -55,6 +55,12 @@ class Lines:
         return got
 
 
+def _ctrl_c_heard() -> None:
+    """SIGINT as a terminal gives it: a test run started in the background (``make test &``) ignores
+    SIGINT, and its children, Python among them, would inherit that and never see the Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.render
 def test_watch_renders_only_the_edited_beat_and_survives_a_broken_scene(tmp_path):
     repo = copy_of_the_repository(tmp_path / "repo")
@@ -69,6 +75,7 @@ def test_watch_renders_only_the_edited_beat_and_survives_a_broken_scene(tmp_path
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        preexec_fn=_ctrl_c_heard,
     )
     lines = Lines(proc)
     try:
