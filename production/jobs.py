@@ -342,13 +342,19 @@ def _narrate(
         return src  # AAC belongs in mp4; webm and gif clips stay silent
     if report is not None and record.placements():
         report(clip.scene, Event(Stage.VOICE, "laying the voice track"))
-    local: dict[str, str] = {}
+    local = _sound_files_here(audio, folder)
+    voiced = folder / f"voiced-{src.name}"
+    return voiced if add_voice(src, record.with_audio_moved(local), voiced, probe(src).duration) else src
+
+
+def _sound_files_here(audio: dict[str, bytes], folder: Path) -> dict[str, str]:
+    """Where each sound file this machine lacks was written in ``folder`` (from the bytes brought along)."""
+    local = {}
     for k, (path, data) in enumerate(audio.items()):
         if not Path(path).is_file():
             local[path] = str(folder / f"voice-{k}.wav")
             Path(local[path]).write_bytes(data)
-    voiced = folder / f"voiced-{src.name}"
-    return voiced if add_voice(src, record.with_audio_moved(local), voiced, probe(src).duration) else src
+    return local
 
 
 def master_clip_voice(
@@ -362,11 +368,7 @@ def master_clip_voice(
     if options.fmt != "mp4":
         return None  # AAC belongs in mp4; webm and gif clips stay silent
     with tempfile.TemporaryDirectory(prefix=f"lecture-{clip.scene}-voice-") as tmp:
-        local = {}
-        for k, (path, data) in enumerate(audio.items()):
-            if not Path(path).is_file():
-                local[path] = str(Path(tmp) / f"voice-{k}.wav")
-                Path(local[path]).write_bytes(data)
+        local = _sound_files_here(audio, Path(tmp))
         track = Path(tmp) / "voice.m4a"
         return track.read_bytes() if master_voice(record.with_audio_moved(local), seconds, track) else None
 
