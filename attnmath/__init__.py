@@ -1,6 +1,7 @@
 """Every quantity the lecture "Attention" shows, in plain numpy and scipy.
 
-This package never imports manim: scenes draw what it computes.
+This package never imports manim: scenes draw what it computes. Importing it does not read the
+trained encoder's weights (:func:`attnmath.encoder.load_encoder` does, on first use).
 """
 
 from attnmath.attention import (
@@ -12,6 +13,39 @@ from attnmath.attention import (
     linear_attention_weights,
 )
 from attnmath.datasets import noisy_sine
+from attnmath.encoder import (
+    MAX_TOKENS,
+    MODEL_SHA256,
+    Encoder,
+    EncoderBatch,
+    EncoderError,
+    EncoderLayer,
+    EncoderRun,
+    encode,
+    encode_words,
+    load_encoder,
+    sentence_embedding,
+)
+from attnmath.head_patterns import (
+    MATCH_THRESHOLD,
+    SINK_THRESHOLD,
+    STYLISED_SCORES,
+    AttentionSink,
+    HeadMatch,
+    HeadScores,
+    RealHeads,
+    attention_sink,
+    decay_overlap,
+    head_scores,
+    mass_on,
+    match_stylised,
+    mean_distance,
+    next_token_score,
+    previous_token_score,
+    real_heads,
+    self_score,
+    target_score,
+)
 from attnmath.heads import (
     DEFAULT_SENTENCE,
     HEAD_NAMES,
@@ -137,4 +171,33 @@ __all__ = [
     "PagedBlocks",
     "paged_kv_blocks",
     "streaming_keep",
+    "load_encoder",
+    "encode",
+    "encode_words",
+    "sentence_embedding",
+    "Encoder",
+    "EncoderLayer",
+    "EncoderRun",
+    "EncoderBatch",
+    "EncoderError",
+    "MAX_TOKENS",
+    "MODEL_SHA256",
+    "previous_token_score",
+    "next_token_score",
+    "self_score",
+    "mass_on",
+    "mean_distance",
+    "decay_overlap",
+    "target_score",
+    "HeadScores",
+    "head_scores",
+    "HeadMatch",
+    "match_stylised",
+    "AttentionSink",
+    "attention_sink",
+    "RealHeads",
+    "real_heads",
+    "MATCH_THRESHOLD",
+    "SINK_THRESHOLD",
+    "STYLISED_SCORES",
 ]
