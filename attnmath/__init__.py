@@ -1,7 +1,7 @@
 """Every quantity the lecture "Attention" shows, in plain numpy and scipy.
 
 This package never imports manim: scenes draw what it computes. Importing it does not read the
-trained encoder's weights (:func:`attnmath.encoder.load_encoder` does, on first use).
+trained encoder's weights (:func:`attnmath.encoder_weights.load_encoder` does, on first use).
 """
 
 from attnmath.attention import (
@@ -35,16 +35,9 @@ from attnmath.head_patterns import (
     HeadScores,
     RealHeads,
     attention_sink,
-    decay_overlap,
     head_scores,
-    mass_on,
     match_stylised,
-    mean_distance,
-    next_token_score,
-    previous_token_score,
     real_heads,
-    self_score,
-    target_score,
 )
 from attnmath.heads import (
     DEFAULT_SENTENCE,
@@ -77,6 +70,17 @@ from attnmath.kvcache import (
     streaming_keep,
 )
 from attnmath.multihead import MultiHeadResult, multi_head_attention, split_heads
+from attnmath.pattern_scores import (
+    WordAttention,
+    decay_overlap,
+    mass_on,
+    mean_distance,
+    next_token_score,
+    previous_token_score,
+    self_score,
+    target_score,
+    word_attention,
+)
 from attnmath.positions import (
     alibi_bias,
     alibi_slopes,
@@ -189,6 +193,8 @@ __all__ = [
     "mean_distance",
     "decay_overlap",
     "target_score",
+    "WordAttention",
+    "word_attention",
     "HeadScores",
     "head_scores",
     "HeadMatch",

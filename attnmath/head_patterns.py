@@ -1,41 +1,49 @@
-r"""What trained attention heads do: pattern scores per head, and the real head nearest each stylised one.
+r"""What trained attention heads do: every head scored, and the real head nearest each stylised one.
 
-Every score reads attention weights of shape (..., T, T), rows = queries, and
-averages over a set of query rows (by default all that apply):
-
-- ``previous`` / ``next`` / ``itself``: mean weight on token :math:`i-1`, :math:`i+1`, :math:`i`;
-- ``cls`` / ``sep`` / ``punctuation``: mean weight parked on those tokens (:func:`mass_on`);
-- ``distance``: mean attention distance :math:`\sum_j a_{ij} |i - j|`, in tokens;
-- ``decay``: overlap :math:`\sum_j \min(a_{ij}, p_{ij})` with the stylised H3 profile
-  :math:`p_{ij} \propto e^{-\lambda |i-j|}` (1 when identical, 0 when disjoint);
-- ``spread``: effective number of keys :math:`e^{H(a_i)}` over the number of keys (1: uniform);
-- ``syntax`` / ``modifiers``: mean weight from an annotated word to the words the stylised
-  H2 / H4 of :mod:`attnmath.heads` point it at (verb to subject, preposition to verb; noun to
-  its determiners and adjectives), word pieces pooled with the tokenizer's word ids.
+:func:`head_scores` scores every head of one sentence's attention on every
+pattern of :mod:`attnmath.pattern_scores` (previous, next and same token, weight
+parked on [CLS], [SEP] and punctuation, distance, decay, spread, and the
+stylised H2 / H4 targets when the sentence is annotated).
 
 Each of the lecture's four stylised heads is then paired with the real head that
 scores highest on its pattern (:func:`match_stylised`); it counts as a match only
 when that score reaches :data:`MATCH_THRESHOLD`. Nothing assumes a match exists.
+:func:`attention_sink` finds the head that parks the most weight on one special
+token, and :func:`real_heads` does all of it for a sentence in all-MiniLM-L6-v2.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
-from attnmath._validate import FloatArray, as_float_array, check_nonnegative
+from attnmath._validate import FloatArray
 from attnmath.heads import DEFAULT_SENTENCE, HEAD_NAMES, Sentence, stylized_heads
-from attnmath.softmax import check_distribution, effective_k
+from attnmath.pattern_scores import (
+    WordAttention,
+    _attention,
+    decay_overlap,
+    decay_profile,
+    mass_on,
+    mean_distance,
+    next_token_score,
+    previous_token_score,
+    punctuation_tokens,
+    self_score,
+    special_tokens,
+    spread,
+    target_score,
+    word_attention,
+)
 
 __all__ = [
     "MATCH_THRESHOLD",
     "SINK_THRESHOLD",
     "STYLISED_SCORES",
+    # one score at a time, from attnmath.pattern_scores
     "previous_token_score",
     "next_token_score",
     "self_score",
@@ -47,6 +55,9 @@ __all__ = [
     "target_score",
     "special_tokens",
     "punctuation_tokens",
+    "WordAttention",
+    "word_attention",
+    # every head, matched
     "HeadScores",
     "head_scores",
     "HeadMatch",
@@ -57,8 +68,6 @@ __all__ = [
     "real_heads",
 ]
 
-BoolArray = NDArray[np.bool_]
-
 MATCH_THRESHOLD = 0.5
 """A real head matches a stylised one when it puts at least half its weight where the stylised head looks
 (for H3: when its rows overlap the decay profile by at least half)."""
@@ -68,267 +77,6 @@ SINK_THRESHOLD = 0.5
 
 STYLISED_SCORES = ("previous", "syntax", "decay", "modifiers")
 """The :class:`HeadScores` field that measures each stylised head H1..H4's pattern."""
-
-
-def _attention(attention: Any) -> FloatArray:
-    a = as_float_array(attention, "attention", min_ndim=2)
-    if a.shape[-1] != a.shape[-2] or a.shape[-1] == 0:
-        raise ValueError(f"attention must have shape (..., T, T) with T >= 1, got {a.shape}")
-    check_nonnegative(a, "attention")
-    return a
-
-
-def _rows(queries: Any, t: int, allowed: BoolArray | None = None, name: str = "queries") -> BoolArray:
-    """The query rows to average over, as a (T,) mask; ``allowed`` drops rows where the score is undefined."""
-    if queries is None:
-        q = np.ones(t, dtype=bool)
-    else:
-        q = np.asarray(queries)
-        if q.dtype != bool or q.shape != (t,):
-            raise ValueError(f"{name} must be a boolean mask of shape ({t},), got {q.dtype} {q.shape}")
-    if allowed is not None:
-        q = q & allowed
-    if not q.any():
-        raise ValueError(f"{name} selects no row where this score is defined")
-    return q
-
-
-def _keys(keys: Any, t: int) -> BoolArray:
-    k = np.asarray(keys)
-    if k.dtype == bool:
-        if k.shape != (t,):
-            raise ValueError(f"keys must be a boolean mask of shape ({t},), got {k.shape}")
-        return k
-    if k.dtype.kind not in "iu" or k.ndim > 1 or np.any((k < 0) | (k >= t)):
-        raise ValueError(f"keys must be a boolean mask of shape ({t},) or token indices in 0..{t - 1}")
-    mask = np.zeros(t, dtype=bool)
-    mask[k] = True
-    return mask
-
-
-def _offset_score(attention: Any, offset: int, queries: Any) -> FloatArray:
-    a = _attention(attention)
-    t = a.shape[-1]
-    i = np.arange(t)
-    rows = np.flatnonzero(_rows(queries, t, (i + offset >= 0) & (i + offset < t)))
-    return np.asarray(a[..., rows, rows + offset].mean(axis=-1))  # (...)
-
-
-def previous_token_score(attention: Any, queries: Any = None) -> FloatArray:
-    """Mean weight a query puts on the token just before it.
-
-    Parameters
-    ----------
-    attention : array_like, shape (..., T, T)
-        Attention weights, rows = queries.
-    queries : array_like of bool, shape (T,), optional
-        Rows to average over; row 0 (which has no previous token) never counts.
-
-    Returns
-    -------
-    ndarray, shape (...)
-
-    Examples
-    --------
-    >>> previous_token_score(np.eye(4, k=-1))  # row 0 has no previous token: left out
-    array(1.)
-    """
-    return _offset_score(attention, -1, queries)
-
-
-def next_token_score(attention: Any, queries: Any = None) -> FloatArray:
-    """Mean weight a query puts on the token just after it (the last row never counts).
-
-    Examples
-    --------
-    >>> next_token_score(np.eye(3, k=1))
-    array(1.)
-    """
-    return _offset_score(attention, 1, queries)
-
-
-def self_score(attention: Any, queries: Any = None) -> FloatArray:
-    """Mean weight a query puts on itself.
-
-    Examples
-    --------
-    >>> self_score(np.full((2, 4, 4), 0.25))
-    array([0.25, 0.25])
-    """
-    return _offset_score(attention, 0, queries)
-
-
-def mass_on(attention: Any, keys: Any, queries: Any = None) -> FloatArray:
-    """Mean total weight the queries put on a set of keys (e.g. ``[CLS]``, ``[SEP]``, punctuation).
-
-    Parameters
-    ----------
-    attention : array_like, shape (..., T, T)
-    keys : array_like
-        A (T,) boolean mask or token indices.
-    queries : array_like of bool, shape (T,), optional
-
-    Returns
-    -------
-    ndarray, shape (...)
-
-    Examples
-    --------
-    >>> a = np.array([[0.5, 0.5, 0.0], [1.0, 0.0, 0.0], [0.0, 0.5, 0.5]])
-    >>> float(mass_on(a, [0]))
-    0.5
-    """
-    a = _attention(attention)
-    k = _keys(keys, a.shape[-1])
-    q = _rows(queries, a.shape[-1])
-    return np.asarray(a[..., q, :][..., k].sum(axis=-1).mean(axis=-1))
-
-
-def mean_distance(attention: Any, queries: Any = None) -> FloatArray:
-    r"""Mean attention distance :math:`\sum_j a_{ij}|i - j|`, in tokens, averaged over queries.
-
-    Examples
-    --------
-    >>> float(mean_distance(np.eye(5, k=-2), queries=np.arange(5) >= 2))  # two tokens back
-    2.0
-    """
-    a = _attention(attention)
-    t = a.shape[-1]
-    q = _rows(queries, t)
-    dist = np.abs(np.arange(t)[:, None] - np.arange(t)[None, :])  # (T, T)
-    return np.asarray((a * dist).sum(axis=-1)[..., q].mean(axis=-1))
-
-
-def decay_profile(t: int, decay: float, keys: Any = None) -> FloatArray:
-    r"""(T, T) rows :math:`\propto e^{-\lambda|i-j|}` over ``keys``: the stylised H3 without a causal mask."""
-    k = np.ones(t, dtype=bool) if keys is None else _keys(keys, t)
-    dist = np.abs(np.arange(t)[:, None] - np.arange(t)[None, :])  # (T, T)
-    w = np.where(k[None, :], np.exp(-decay * dist), 0.0)  # (T, T)
-    return w / w.sum(axis=-1, keepdims=True)
-
-
-def decay_overlap(attention: Any, decay: float = 0.7, queries: Any = None, keys: Any = None) -> FloatArray:
-    r"""Overlap of each row with the distance-decay profile, :math:`\sum_j \min(a_{ij}, p_{ij})`.
-
-    :math:`p_{ij} \propto e^{-\lambda |i-j|}` over ``keys`` is H3's profile in
-    :mod:`attnmath.heads` (ALiBi with slope ``decay``), without its causal mask. The
-    overlap is one minus the total variation distance: 1 for that very profile, 0 for
-    weight entirely elsewhere.
-
-    Parameters
-    ----------
-    attention : array_like, shape (..., T, T)
-    decay : float
-        :math:`\lambda > 0`.
-    queries : array_like of bool, shape (T,), optional
-    keys : array_like, optional
-        Keys the profile spreads over (mask or indices); all by default.
-
-    Returns
-    -------
-    ndarray, shape (...)
-
-    Examples
-    --------
-    >>> float(decay_overlap(decay_profile(6, 0.7)))
-    1.0
-    >>> round(float(decay_overlap(np.eye(6))), 3)  # a self head shares only the diagonal
-    0.436
-    """
-    a = _attention(attention)
-    if not np.isfinite(decay) or decay <= 0:
-        raise ValueError(f"decay must be finite and > 0, got {decay!r}")
-    t = a.shape[-1]
-    q = _rows(queries, t)
-    p = decay_profile(t, float(decay), keys)  # (T, T)
-    return np.asarray(np.minimum(a, p).sum(axis=-1)[..., q].mean(axis=-1))
-
-
-def spread(attention: Any, queries: Any = None) -> FloatArray:
-    r"""Effective number of keys :math:`e^{H(a_i)}` over the number of keys T, averaged over queries.
-
-    1 for uniform rows, :math:`1/T` for one-hot rows. Rows must be distributions.
-
-    Examples
-    --------
-    >>> float(spread(np.full((4, 4), 0.25))), float(spread(np.eye(4)))
-    (1.0, 0.25)
-    """
-    a = check_distribution(_attention(attention), "attention")
-    q = _rows(queries, a.shape[-1])
-    return np.asarray((effective_k(a) / a.shape[-1])[..., q].mean(axis=-1))
-
-
-def target_score(attention: Any, word_ids: Any, targets: Any) -> FloatArray:
-    """Mean weight from annotated words to their target words, word pieces pooled.
-
-    For each word with at least one target, each of its tokens' total weight on the
-    tokens of its target words is averaged over the word's tokens; the result is the
-    mean over those words.
-
-    Parameters
-    ----------
-    attention : array_like, shape (..., T, T)
-    word_ids : array_like of int, shape (T,)
-        The word each token belongs to; -1 for tokens of no word ([CLS], [SEP], padding).
-    targets : array_like of bool, shape (W, W)
-        ``targets[w, v]``: word w should attend to word v; rows with no True are skipped.
-
-    Returns
-    -------
-    ndarray, shape (...)
-
-    Raises
-    ------
-    ValueError
-        If no word has a target, or ``word_ids`` and ``targets`` disagree on the number of words.
-
-    Examples
-    --------
-    >>> a = np.array([[1, 0, 0], [0.8, 0.2, 0.0], [0.1, 0.3, 0.6]])  # tokens 1 and 2 are word 1's pieces
-    >>> float(target_score(a, [0, 1, 1], np.array([[False, False], [True, False]])))
-    0.45
-    """
-    a = _attention(attention)
-    t = a.shape[-1]
-    ids = np.asarray(word_ids)
-    if ids.dtype.kind not in "iu" or ids.shape != (t,):
-        raise ValueError(f"word_ids must be integers of shape ({t},), got {ids.dtype} {ids.shape}")
-    tg = np.asarray(targets)
-    n_words = int(ids.max()) + 1
-    if tg.dtype != bool or tg.ndim != 2 or tg.shape != (n_words, n_words):
-        raise ValueError(
-            f"targets must be a boolean (W, W) matrix with W = {n_words} words (from word_ids), "
-            f"got {tg.dtype} {tg.shape}"
-        )
-    missing = sorted(set(range(n_words)) - set(ids[ids >= 0].tolist()))
-    if missing:
-        raise ValueError(f"word_ids has no token for word(s) {missing}")
-    sources = np.flatnonzero(tg.any(axis=1))
-    if sources.size == 0:
-        raise ValueError("targets has no word with a target")
-    per_word = []
-    for w in sources:
-        keys = np.isin(ids, np.flatnonzero(tg[w])) & (ids >= 0)  # (T,) the target words' tokens
-        per_word.append(a[..., ids == w, :][..., keys].sum(axis=-1).mean(axis=-1))  # (...)
-    return np.asarray(np.mean(per_word, axis=0))
-
-
-def special_tokens(tokens: Sequence[str]) -> BoolArray:
-    """(T,) True for ``[CLS]`` and ``[SEP]``."""
-    return np.array([tok in ("[CLS]", "[SEP]") for tok in tokens], dtype=bool)
-
-
-def punctuation_tokens(tokens: Sequence[str]) -> BoolArray:
-    """(T,) True for tokens made only of punctuation characters (Unicode category P), e.g. ``.`` or ``'``.
-
-    Examples
-    --------
-    >>> punctuation_tokens(["[CLS]", "it", "'", "s", "!", "[SEP]"]).tolist()
-    [False, False, True, False, True, False]
-    """
-    marks = [bool(tok) and all(unicodedata.category(c).startswith("P") for c in tok) for tok in tokens]
-    return np.array(marks, dtype=bool)
 
 
 @dataclass(frozen=True, eq=False)
@@ -352,7 +100,9 @@ class HeadScores:
     spread : ndarray, shape (L, H)
         Effective number of keys over the number of tokens.
     syntax, modifiers : ndarray, shape (L, H), or None
-        Weight on the stylised H2 / H4 targets; None without an annotated sentence.
+        Weight on the stylised H2 / H4 targets; None without a sentence, or when it
+        annotates no such target (no verb's subject or preposition's verb; no noun phrase
+        with a determiner or adjective).
     """
 
     tokens: tuple[str, ...]
@@ -428,8 +178,9 @@ def head_scores(
             raise ValueError(f"word_ids has {int(ids.max()) + 1} words, the sentence {len(sentence)}")
         targets = stylized_heads(sentence).targets  # (4, W, W); a row pointing only at itself: no annotation
         annotated = targets & ~np.eye(len(sentence), dtype=bool)
-        syntax = target_score(a, ids, targets[1] & annotated[1].any(axis=1)[:, None])
-        modifiers = target_score(a, ids, targets[3] & annotated[3].any(axis=1)[:, None])
+        syntax_targets, modifier_targets = (targets[h] & annotated[h].any(axis=1)[:, None] for h in (1, 3))
+        syntax = target_score(a, ids, syntax_targets) if syntax_targets.any() else None
+        modifiers = target_score(a, ids, modifier_targets) if modifier_targets.any() else None
     return HeadScores(
         tokens=tuple(tokens),
         previous=previous_token_score(a, after_word) if after_word.any() else none,
@@ -591,6 +342,11 @@ class RealHeads:
     scores: HeadScores
     matches: tuple[HeadMatch, ...]
     sink: AttentionSink
+
+    @property
+    def words(self) -> WordAttention:
+        """Every head's attention between the sentence's words, (L, H, W, W + 2): [CLS], words, [SEP]."""
+        return word_attention(self.run.attention, self.run.tokens, self.run.word_ids, self.sentence.texts)
 
 
 def real_heads(sentence: Sentence = DEFAULT_SENTENCE) -> RealHeads:

