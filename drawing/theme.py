@@ -1,8 +1,12 @@
 """The lecture's visual language: one colour per role, frame margins, font sizes, pacing.
 
 Colours are the Okabe–Ito palette, which stays distinguishable for
-colour-blind viewers. Every scene imports from here; change a role's look
-in this one place.
+colour-blind viewers, with one change: Okabe–Ito's blue #0072B2 has 3.49:1
+against the background, too little for text, so scores take a lighter royal
+blue (4.85:1). Every colour here reads as text on the background (4.5:1), and
+every pair of roles stays apart under simulated deuteranopia and protanopia
+(tests/drawing/test_colours.py). Every scene imports from here; change a
+role's look in this one place.
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ KEY = "#56B4E9"  # sky blue: keys k_i
 VALUE = "#009E73"  # bluish green: values v_i
 WEIGHT = "#F0E442"  # yellow: attention weights a_i
 TEMPERATURE = "#CC79A7"  # reddish purple: temperature / bandwidth
-SCORE = "#0072B2"  # blue: scores s_i
+SCORE = "#4D7CFE"  # royal blue: scores s_i (Okabe–Ito's #0072B2 is too dark for text)
 WARNING = "#D55E00"  # vermillion: masked entries, "cannot"
 PRIOR = "#BBBBBB"  # light grey: a position prior r_i (not a role of its own)
 

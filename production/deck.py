@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -18,7 +19,7 @@ from production.media import probe, save_last_frame
 from production.options import QUALITIES, REPO, RenderError
 from production.soundtrack import add_voice
 
-__all__ = ["build_slides", "voice_slides", "last_frame_posters", "CACHE_HOME"]
+__all__ = ["build_slides", "voice_slides", "last_frame_posters", "accessible_deck_html", "CACHE_HOME"]
 
 CACHE_HOME = (
     REPO / ".cache"
@@ -88,6 +89,8 @@ def build_slides(
     ):
         with replacing(out_dir / name) as tmp:
             _run([*tool, "convert", "--to", fmt, *extra, *decks, str(tmp)], work, f"converting to {fmt}", env)
+            if fmt == "html":
+                accessible_deck_html(tmp)
             if fmt == "pptx":
                 last_frame_posters(tmp, work / "posters")
         outputs.append(out_dir / name)
@@ -117,6 +120,59 @@ def voice_slides(deck_json: Path, record: BeatsRecord, scratch: Path) -> None:
         record_k = BeatsRecord(record.scene, own.end, (own,))
         if add_voice(Path(slide.file), record_k, voiced, probe(slide.file).duration):
             copy_file(voiced, slide.file)
+
+
+_HTML_TAG = re.compile(rb"<html(?![^>]*\blang=)([^>]*)>", re.IGNORECASE)
+_META = re.compile(rb"<meta\b[^>]*>", re.IGNORECASE)
+_VIEWPORT_NAME = re.compile(rb"""\bname\s*=\s*["']?viewport\b""", re.IGNORECASE)
+_CONTENT = re.compile(rb"""(\bcontent\s*=\s*)(["'])[^"']*\2""", re.IGNORECASE)
+VIEWPORT = b"width=device-width, initial-scale=1.0"
+"""The deck's viewport: no maximum-scale or user-scalable=no, so a viewer can zoom (WCAG 1.4.4)."""
+
+
+def _zoomable(meta: re.Match[bytes]) -> bytes:
+    """A ``<meta name="viewport">`` tag (attributes in any order) with :data:`VIEWPORT` as its content."""
+    tag = meta[0]
+    if not _VIEWPORT_NAME.search(tag):
+        return tag
+    return _CONTENT.sub(lambda c: c[1] + c[2] + VIEWPORT + c[2], tag, count=1)
+
+
+def accessible_deck_html(html: Path, lang: str = "en") -> None:
+    """Mend manim-slides' reveal.js page in place: ``<html lang>`` (WCAG 3.1.1) and a zoomable viewport.
+
+    manim-slides 5.7.0's template writes a bare ``<html>`` and a viewport with
+    ``maximum-scale=1.0, user-scalable=no``, which axe-core reports as
+    ``html-has-lang`` and ``meta-viewport``. Only the head is rewritten: the
+    one-file deck's slides (base64 videos) follow it unchanged.
+
+    >>> import tempfile
+    >>> deck = Path(tempfile.mkdtemp()) / "slides.html"
+    >>> viewport = "width=device-width, initial-scale=1.0, maximum-scale=1.0, user-scalable=no"
+    >>> head = f'<meta charset="utf-8"/><meta content="{viewport}" name="viewport"/>'
+    >>> _ = deck.write_text(f"<!DOCTYPE html><html><head>{head}</head>x")
+    >>> accessible_deck_html(deck)
+    >>> print(deck.read_text().replace("><", ">" + chr(10) + "<"))
+    <!DOCTYPE html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8"/>
+    <meta content="width=device-width, initial-scale=1.0" name="viewport"/>
+    </head>x
+    """
+    data = html.read_bytes()
+    end = data.find(b"</head>")
+    if end < 0:
+        raise RenderError(f"{html}: no </head> in the deck manim-slides wrote")
+    head = _HTML_TAG.sub(lambda m: b'<html lang="' + lang.encode() + b'"' + m[1] + b">", data[:end], count=1)
+    head = _META.sub(_zoomable, head)
+    if not re.search(rb"<html\b[^>]*\blang=", head, re.IGNORECASE) or re.search(
+        rb"maximum-scale|user-scalable", head, re.IGNORECASE
+    ):
+        raise RenderError(
+            f"{html}: the deck's <html> or viewport tag changed shape; update accessible_deck_html"
+        )
+    html.write_bytes(head + data[end:])
 
 
 def last_frame_posters(pptx: Path, scratch: Path) -> None:

@@ -1,4 +1,8 @@
-"""Debian's headless Chromium driven by Playwright (no browser download): open a page, record its requests."""
+"""Debian's headless Chromium driven by Playwright (no browser download): open a page, record its requests.
+
+:func:`assert_no_axe_violations` runs axe-core on an open page, the copy of axe that the
+``axe-playwright-python`` package ships (no network), with WCAG 2.x's A and AA rules.
+"""
 
 from __future__ import annotations
 
@@ -24,6 +28,8 @@ ARGS = [
     "--autoplay-policy=no-user-gesture-required",
 ]
 NETWORK = re.compile(r"^(https?|wss?|ftp)://")
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+"""axe-core's rules for WCAG 2.0, 2.1 and 2.2 at levels A and AA."""
 
 
 @dataclass
@@ -87,3 +93,24 @@ def open_page(browser, url: str, *, width: int = 1280) -> OpenPage:
     page.route(NETWORK, block)
     page.goto(url)
     return opened
+
+
+def axe_violations(page) -> list[dict]:
+    """axe-core's violations of :data:`AXE_TAGS` on ``page`` as it is now."""
+    try:
+        from axe_playwright_python.sync_playwright import Axe
+    except ImportError:
+        pytest.fail("axe-playwright-python is missing: run `make setup` (pip install -e '.[test]')")
+    options = {"runOnly": {"type": "tag", "values": AXE_TAGS}, "resultTypes": ["violations"]}
+    return list(Axe().run(page, options=options).response["violations"])
+
+
+def assert_no_axe_violations(page, where: str) -> None:
+    """Fail with each violation's rule, impact and the elements it found, when axe finds any."""
+    violations = axe_violations(page)
+    report = [
+        f"{v['id']} ({v['impact']}): {v['help']}; "
+        + ", ".join(" ".join(n["target"]) for n in v["nodes"][:10])
+        for v in violations
+    ]
+    assert not violations, f"{where}: axe found {len(violations)} violations:\n" + "\n".join(report)

@@ -11,7 +11,7 @@ from PIL import Image
 
 from lecture.clips import LECTURE
 from production.page.equations import EQUATIONS, equation_svg, inline_svg
-from tests.production.browser import open_page
+from tests.production.browser import assert_no_axe_violations, open_page
 from tests.production.conftest import TITLE
 
 
@@ -112,6 +112,16 @@ def test_notes_print_one_section_per_page(lecture, notes):
     assert pdf.startswith(b"%PDF")
     pages = len(re.findall(rb"/Type\s*/Page\b", pdf))
     assert pages >= len(lecture["manifest"]["clips"])
+
+
+def test_axe_finds_no_wcag_a_or_aa_violations(lecture, notes, browser):
+    assert_no_axe_violations(notes.page, "notes.html at 1000 px")
+    narrow = open_page(browser, (lecture["out"] / "notes.html").as_uri(), width=320)
+    try:
+        narrow.page.wait_for_load_state("load")
+        assert_no_axe_violations(narrow.page, "notes.html at 320 px")
+    finally:
+        narrow.page.close()
 
 
 def test_no_console_errors(notes):

@@ -13,6 +13,7 @@ from PIL import Image
 from lecture.clips import LECTURE
 from production.page import render_page
 from production.page.storyboard import THUMB_SIZE, beat_moments, ink, write_storyboard
+from tests.production.browser import assert_no_axe_violations, open_page
 from tests.production.conftest import FPS, SECONDS, SIZE, TITLE, square_x
 
 
@@ -161,6 +162,21 @@ def test_every_control_has_a_name_and_takes_the_keyboard(opened):
         ".filter((el) => el.tabIndex < 0).length"
     )
     assert untabbable == 0
+
+
+@pytest.mark.parametrize("width", [1280, 320])  # a laptop, and the 320 CSS pixels WCAG 1.4.10 reflows to
+def test_axe_finds_no_wcag_a_or_aa_violations(lecture, browser, width):
+    """axe-core, WCAG 2.0-2.2 A and AA, on a fresh page: every figure ready, then section 5's model view."""
+    opened = open_page(browser, lecture["page"].as_uri(), width=width)
+    page = opened.page
+    try:
+        page.wait_for_function("document.querySelectorAll('[data-explore][data-ready]').length === 5")
+        assert_no_axe_violations(page, f"index.html at {width} px")
+        page.locator('input[data-view="model"]').check()
+        page.wait_for_function("!document.querySelector('[data-pane=\"model\"]').hidden")
+        assert_no_axe_violations(page, f"index.html at {width} px, section 5's trained-model view")
+    finally:
+        page.close()
 
 
 def test_no_console_errors(opened):

@@ -19,11 +19,12 @@ from PIL import Image
 from lecture.clips import LECTURE, find_clip
 from lecture.config import load_config
 from manim_patches import install_slides_config as patch_manim_config
+from production.deck import accessible_deck_html
 from production.options import RenderError
 from production.script import scene_beats
 from production.slides import DECKS
 from production.soundtrack import decode_audio
-from tests.production.browser import open_page
+from tests.production.browser import assert_no_axe_violations, open_page
 from tests.production.shard_helpers import rgb_frames
 
 REPO = Path(__file__).resolve().parents[2]
@@ -67,6 +68,22 @@ def test_missing_manim_slides_says_how_to_install(monkeypatch):
         deck._manim_slides()
 
 
+def test_the_deck_template_gets_a_language_and_a_zoomable_viewport(tmp_path):
+    """manim-slides' own reveal.js template, as installed: mended as build_slides mends the deck it writes."""
+    import manim_slides
+
+    deck = tmp_path / "slides.html"
+    deck.write_text((Path(manim_slides.__file__).parent / "templates" / "revealjs.html").read_text())
+    accessible_deck_html(deck)
+    head = deck.read_text().split("</head>")[0]
+    assert re.search(r'<html lang="en">', head)
+    [viewport] = re.findall(r'<meta name="viewport" content="([^"]*)"', head)
+    assert viewport == "width=device-width, initial-scale=1.0"
+    deck.write_text("<html><body>no head</body></html>")
+    with pytest.raises(RenderError, match="no </head>"):
+        accessible_deck_html(deck)
+
+
 @pytest.mark.render
 def test_slides_command_writes_an_offline_html_pptx_and_pdf(tmp_path, browser):
     config_file = tmp_path / "one.toml"
@@ -96,6 +113,7 @@ def test_slides_command_writes_an_offline_html_pptx_and_pdf(tmp_path, browser):
     assert "reveal" in html.lower()
     assert not re.search(r'(src|href)="https?://', html), "the deck must not load anything from the network"
     assert html.count("<section") >= 2  # the title scene pauses once: two slides
+    assert '<html lang="en"' in html and "user-scalable" not in html.split("</head>")[0]
     with zipfile.ZipFile(out / "slides.pptx") as pptx:
         slides = [n for n in pptx.namelist() if re.fullmatch(r"ppt/slides/slide\d+\.xml", n)]
     assert len(slides) >= 2
@@ -107,7 +125,10 @@ def test_slides_command_writes_an_offline_html_pptx_and_pdf(tmp_path, browser):
 
 
 def assert_notes_are_the_script(out, beats: list[str], browser) -> None:
-    """Every slide's speaker notes are its beat's script: in Chromium (reveal.js) and in the PPTX."""
+    """Every slide's speaker notes are its beat's script: in Chromium (reveal.js) and in the PPTX.
+
+    While the deck is open, axe-core finds no WCAG 2.x A or AA violation in it.
+    """
     from pptx import Presentation
 
     opened = open_page(browser, (out / "slides.html").as_uri())  # the session's Chromium
@@ -115,6 +136,7 @@ def assert_notes_are_the_script(out, beats: list[str], browser) -> None:
         "Array.from(document.querySelectorAll('.slides > section'))"
         ".map(s => (s.querySelector('aside.notes') || {textContent: ''}).textContent.trim())"
     )
+    assert_no_axe_violations(opened.page, "slides.html")
     opened.page.close()
     assert notes == beats, "slides.html: each slide's notes (press S) must be its beat's script"
     deck = Presentation(str(out / "slides.pptx"))
