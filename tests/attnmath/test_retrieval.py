@@ -108,6 +108,15 @@ def test_solver_on_random_problems():
         np.testing.assert_allclose(solve_retrieval(s, tau), softmax(s, tau), atol=1e-8)
 
 
+@pytest.mark.parametrize("tau", [0.3, 0.5, 3.0])
+def test_optimiser_alone_lands_on_softmax(tau):
+    """The lecture's check: SLSQP without the KKT polish, which would solve the derivation's own equation."""
+    a = solve_retrieval(S, tau, polish=False)
+    reference = np.exp(S / tau - np.max(S / tau))
+    np.testing.assert_allclose(a, reference / reference.sum(), atol=1e-6)
+    assert np.max(np.abs(a - reference / reference.sum())) > 0  # an optimiser's answer, not a copy of softmax
+
+
 def test_solver_at_tau_zero_is_an_argmax_vertex():
     a = solve_retrieval(S, 0.0)
     assert a[np.argmax(S)] == pytest.approx(1.0)
