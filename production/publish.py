@@ -172,5 +172,5 @@ def publish_lecture(
     write_text(out_dir / "transcript.md", transcript(title, clips_entries))
     write_text(out_dir / "index.html", render_page(manifest, out_dir, config))
     # the notes' equations are typeset in the TeX cache the renders share (media/Tex)
-    write_text(out_dir / "notes.html", render_notes(manifest, out_dir.parent.parent / "Tex"))
+    write_text(out_dir / "notes.html", render_notes(manifest, out_dir.parent.parent / "Tex", config))
     return out_dir / "index.html"

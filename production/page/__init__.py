@@ -26,6 +26,7 @@ from markupsafe import Markup
 
 from drawing import theme
 from lecture.config import LectureConfig
+from lecture.questions import questions_for
 from production.page.equations import typeset
 from production.page.figures import FIGURES, figure_data
 from production.page.storyboard import write_storyboard
@@ -92,18 +93,24 @@ def _figures(clips: Sequence[Mapping[str, Any]], config: LectureConfig) -> dict:
     return dict(f for f in found if f is not None)
 
 
-def _clips_context(clips: Sequence[Mapping[str, Any]], folder: Path) -> list[dict[str, Any]]:
-    """Every clip's context, with the id of its Explore figure (None for a scene without one)."""
+def _clips_context(
+    clips: Sequence[Mapping[str, Any]], folder: Path, config: LectureConfig
+) -> list[dict[str, Any]]:
+    """Every clip's context, with its Explore figure's id (None without one) and its questions."""
     return [
-        {**_clip_context(c, folder, i), "figure": FIGURES[c["scene"]][0] if c["scene"] in FIGURES else None}
+        {
+            **_clip_context(c, folder, i),
+            "figure": FIGURES[c["scene"]][0] if c["scene"] in FIGURES else None,
+            "questions": questions_for(c["scene"], config.parameters_for(c["scene"])),
+        }
         for i, c in enumerate(clips)
     ]
 
 
 def render_page(manifest: Mapping[str, Any], folder: Path, config: LectureConfig | None = None) -> str:
     """The page's HTML for ``manifest`` (files in ``folder``), its figures with ``config``'s data."""
-    clips = manifest["clips"]
-    figures = _figures(clips, config or LectureConfig())
+    clips, config = manifest["clips"], config or LectureConfig()
+    figures = _figures(clips, config)
     lec = manifest["lecture"]
     context = {
         "title": manifest["title"],
@@ -113,9 +120,9 @@ def render_page(manifest: Mapping[str, Any], folder: Path, config: LectureConfig
             "vtt_inline": data_uri(folder / lec["captions"]["vtt"]),
             "chapters_inline": data_uri(folder / lec["chapters"]),
         },
-        "clips": _clips_context(clips, folder),
+        "clips": _clips_context(clips, folder, config),
         "colours": {name.lower(): getattr(theme, name) for name in ROLES},
-        "css": Markup(_asset("page.css") + _asset("explore/explore.css")),
+        "css": Markup(_asset("page.css") + _asset("explore/explore.css") + _asset("questions.css")),
         "scripts": Markup("\n".join(_asset(s) for s in (*SCRIPTS, *(f"explore/{k}.js" for k in figures)))),
         "page_script": Markup(_asset("page.js")),
         "figures": figures,
@@ -124,13 +131,15 @@ def render_page(manifest: Mapping[str, Any], folder: Path, config: LectureConfig
     return _environment().get_template("index.html.j2").render(context)
 
 
-def render_notes(manifest: Mapping[str, Any], tex_dir: Path) -> str:
+def render_notes(manifest: Mapping[str, Any], tex_dir: Path, config: LectureConfig | None = None) -> str:
     """The lecture notes' HTML for ``manifest``: its beats' text by section, thumbnails, key equations.
 
     The text is the manifest's beats, the same the video speaks; the
     thumbnails are the storyboard's files (relative paths, beside the page);
-    the equations are typeset with manim's TeX, cached in ``tex_dir``.
+    the equations are typeset with manim's TeX, cached in ``tex_dir``; each
+    section's check-yourself questions are computed with ``config``'s data.
     """
+    config = config or LectureConfig()
     sections = []
     for clip in manifest["clips"]:
         shots = {s["beat"]: s["image"] for s in clip.get("storyboard", [])}
@@ -144,12 +153,13 @@ def render_notes(manifest: Mapping[str, Any], tex_dir: Path) -> str:
                     for b in clip["beats"]
                 ],
                 "equations": typeset(clip["scene"], tex_dir),
+                "questions": questions_for(clip["scene"], config.parameters_for(clip["scene"])),
             }
         )
     context = {
         "title": manifest["title"],
         "sections": sections,
         "colours": {name.lower(): getattr(theme, name) for name in ROLES},
-        "css": Markup(_asset("notes.css")),
+        "css": Markup(_asset("notes.css") + _asset("questions.css")),
     }
     return _environment().get_template("notes.html.j2").render(context)

@@ -1,0 +1,116 @@
+"""Check-yourself questions: every number in a question or an answer equals an independent computation."""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy.special import logsumexp
+from scipy.special import softmax as scipy_softmax
+from scipy.stats import entropy
+
+from attnmath.datasets import RETRIEVAL_SCORES, noisy_sine
+from lecture.clips import LECTURE
+from lecture.parameters import KernelRegressionParameters, TemperatureParameters
+from lecture.questions import SCENES_WITH_QUESTIONS, questions_for
+
+NUMBER = re.compile(r"(?<![\w.^{])(-?\d[\d,]*(?:\.\d+)?)(?![\w}])")
+"""Numbers as the questions write them (thousands separated by commas); not inside s_i or e^{...}."""
+
+
+def numbers(text: str) -> list[str]:
+    return [n.replace(",", "") for n in NUMBER.findall(text)]
+
+
+def gaussian_k_eff(query: float, x: np.ndarray, sigma: float) -> float:
+    """e to the entropy of Gaussian kernel weights, by a naive loop."""
+    raw = [math.exp(-((query - xi) ** 2) / (2 * sigma**2)) for xi in x]
+    w = [r / sum(raw) for r in raw]
+    return math.exp(-sum(wi * math.log(wi) for wi in w if wi > 0))
+
+
+def expected_fixed_vs_query() -> list[tuple[list[str], list[str]]]:
+    return [([], ["1"]), (["10", "1"], ["1", "10", f"{float(Fraction(1, 10)):.2f}"]), ([], [])]
+
+
+def expected_kernel_regression() -> list[tuple[list[str], list[str]]]:
+    p = KernelRegressionParameters()
+    x, y = noisy_sine(p.n_points, noise=p.noise, seed=p.seed)
+    nearest = float(x[np.argmin(np.abs(x - p.query))])
+    return [
+        ([], [f"{float(np.mean(y)):.2f}"]),
+        (["20"], ["20", f"{p.sigma_range[1]:g}", f"{gaussian_k_eff(p.query, x, p.sigma_range[1]):.1f}"]),
+        (["0", f"{p.query:g}"], [f"{nearest:.2f}", "1", "1"]),
+    ]  # fmt: skip
+
+
+def expected_temperature() -> list[tuple[list[str], list[str]]]:
+    s, p = np.asarray(RETRIEVAL_SCORES), TemperatureParameters()
+    cold, hot = p.tau_range
+    a = scipy_softmax(s / 0.6)
+    j = float(a @ s + 0.6 * entropy(a))
+    uniform = float(a @ s - 0.6 * entropy(a, np.full(s.size, 1 / s.size)))
+    k_hot = math.exp(entropy(scipy_softmax(s / hot)))
+    return [
+        (["0"], [f"{s.max():g}", f"{cold:g}", f"{cold * logsumexp(s / cold):.2f}",
+                 f"{hot * logsumexp(s / hot):.0f}", f"{hot:g}"]),
+        ([], [str(s.size), "1", str(s.size), f"{hot:g}", f"{k_hot:.2f}"]),
+        (["0.6"], [f"{0.6 * math.log(s.size):.2f}", f"{j:.2f}", f"{uniform:.2f}"]),
+    ]  # fmt: skip
+
+
+def expected_kernel_variants() -> list[tuple[list[str], list[str]]]:
+    n, w = 1000, 4
+    window = sum(min(i, w) + 1 for i in range(n))  # keys j with i - w <= j <= i
+    scores = ([str(w), str(w + 1), str(n)], [str(window), str(n * (n + 1) // 2), "1", "2"])
+    return [([], ["1"]), ([], []), scores]
+
+
+def expected_kv_cache() -> list[tuple[list[str], list[str]]]:
+    per_token = 2 * 32 * 32 * 128 * 2  # keys and values, layers, heads, width, fp16 bytes
+    state = 32 * 32 * 128 * 128 * 2
+    return [
+        ([str(per_token // 1024), "8192"], [str(round(per_token * 8192 / 2**30)), "4096"]),
+        (["8", "32", "4096"], [f"{2 * 32 * 8 * 128 * 2 * 4096 / 2**30:.1f}"]),
+        ([str(state // 2**20)], [str(state // per_token)]),
+    ]
+
+
+def expected_adaptive() -> list[tuple[list[str], list[str]]]:
+    e2 = math.exp(2.0)
+    return [([], []), (["2", "0", "0", "0", "0", "2", "1"], [f"{e2 / (e2 + 2):.2f}", f"{1 / (e2 + 2):.2f}"])]
+
+
+EXPECTED = {
+    "FixedVsQueryWeights": expected_fixed_vs_query,
+    "KernelRegressionCollapse": expected_kernel_regression,
+    "TemperatureSweep": expected_temperature,
+    "KernelVariants": expected_kernel_variants,
+    "KVCacheGrowth": expected_kv_cache,
+    "AdaptiveSufficiency": expected_adaptive,
+}
+
+
+@pytest.mark.parametrize("scene", sorted(EXPECTED))
+def test_every_number_in_questions_and_answers_is_computed(scene):
+    got = [(numbers(q.prompt), numbers(q.answer)) for q in questions_for(scene)]
+    assert got == EXPECTED[scene]()
+
+
+def test_every_section_but_the_title_has_two_or_three_questions():
+    assert set(SCENES_WITH_QUESTIONS) == {c.scene for c in LECTURE if c.section != "0"}
+    for scene in SCENES_WITH_QUESTIONS:
+        qs = questions_for(scene)
+        assert 2 <= len(qs) <= 3, scene
+        assert qs[0].spoken.startswith("Pause and predict") and qs[0].spoken_answer, scene
+        assert all(q.prompt.rstrip().endswith("?") for q in qs), scene
+
+
+def test_answers_follow_the_lecturers_data():
+    scores = TemperatureParameters(scores=(1.0, 2.0, 4.0))
+    limit, uniform = questions_for("TemperatureSweep", scores)[:2]
+    assert limit.answer.startswith("The top score, max s_i = 4 (at")
+    assert uniform.answer.startswith("N = 3:")
