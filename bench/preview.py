@@ -32,7 +32,7 @@ def timed(*args: str) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scene", default="TemperatureSweep")
-    parser.add_argument("--beat", default="14-intermediate", help="the beat to preview (id or slug)")
+    parser.add_argument("--beat", default="intermediate", help="the beat to preview (id or slug)")
     parser.add_argument("--quality", default="l")
     args = parser.parse_args()
     common = ("--quality", args.quality, "--media-dir", str(MEDIA))

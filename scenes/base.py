@@ -11,9 +11,11 @@ from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, ValueTracker
 
 import manim_patches
 from drawing import theme
+from drawing.predict import THINK_SECONDS, Curtain, predict_card
 from drawing.widgets import label, wrapped
 from lecture.clips import LECTURE
 from lecture.config import apply_overrides
+from lecture.questions import Question
 from lecture.settings import SceneSettings
 from narration.beats import Beat, BeatsRecord
 from narration.cues import Cue
@@ -103,10 +105,29 @@ class LectureScene(Scene):
         for cue in spoken.cues:
             self.add_subcaption(cue.text, duration=cue.duration, offset=cue.start)
         yield spoken
+        self.check_live(beat_id)
         self.hold(start + spoken.duration + BREATH - self.renderer.time)
         self.record_beat(spoken, start)
         self.beat_spans.append((beat_id, first, self.renderer.num_plays - 1))
         self.state_wanted = True  # so does the next animation, in a beat or not
+
+    def pause_and_predict(self, question: Question, answer: Callable[[Spoken], None]) -> None:
+        """Ask ``question`` over the dimmed picture, hold for the viewer to think, then ``answer`` shows it.
+
+        Two beats: ``predict`` speaks the question and holds
+        :data:`drawing.predict.THINK_SECONDS` more (the one deliberate hold of
+        the lecture); ``predict-answer`` lifts the curtain and runs
+        ``answer``, the scene's animation that proves the answer while it is
+        spoken. The question is the section's first check-yourself question
+        (:mod:`lecture.questions`), the same one the notes and the page ask.
+        """
+        curtain, card = Curtain(), predict_card(question.spoken.split(": ", 1)[-1])
+        with self.beat("predict", question.spoken):
+            self.play(FadeIn(curtain), FadeIn(card, shift=0.2 * UP), run_time=0.8)
+            self.hold(self.speech_left() + THINK_SECONDS)
+        with self.beat("predict-answer", question.spoken_answer) as spoken:
+            self.play(FadeOut(curtain), FadeOut(card), run_time=0.6)
+            answer(spoken)
 
     def speech_left(self) -> float:
         """Seconds of the current beat's narration still to come (0 once it has been spoken)."""
@@ -202,6 +223,19 @@ class LectureScene(Scene):
         driver.add_updater(lambda _m: refresh())
         self.add(driver)
         self.live_drivers[id(group)] = (group, driver)
+
+    def check_live(self, where: str) -> None:
+        """Fail loudly when a live group's redraw was lost.
+
+        An animation of one member of a live group (``Indicate(readout)``) makes
+        manim add that member to the scene on its own, and manim then replaces
+        the group that held it by the group's other members: the driver and its
+        updater leave the scene, and the picture silently stops following its
+        numbers. Animate around a live part (``Circumscribe``), never the part.
+        """
+        lost = [driver for _group, driver in self.live_drivers.values() if driver not in self.mobjects]
+        if lost:
+            raise RuntimeError(f"bug in {where}: an animation split a live group, which no longer redraws")
 
     def stop_live(self, group: VGroup) -> None:
         """Stop redrawing ``group`` every frame; it stays in the scene as one group."""

@@ -63,7 +63,7 @@ class LectureTitle(LectureScene):
         with self.beat(
             "mix",
             "Attention lets each word take a weighted mix of all the words, "
-            "the weights set by their content, not their position.",
+            "its weights computed from what the words say, not fixed for each slot.",
         ):
             self.show_mix()
         self.formula = self.build_formula()

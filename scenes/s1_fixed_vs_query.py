@@ -46,7 +46,9 @@ from attnmath import (
 from drawing import theme
 from drawing.plots import axis_labels, curve, quiet_axes, scatter, to_scene
 from drawing.stage import aim, regroup
-from drawing.widgets import BarPanel, label, math
+from drawing.widgets import BarPanel, fit_width, label, math
+from lecture.questions import questions_for
+from narration.narrator import Spoken
 from scenes.base import LectureScene
 
 __all__ = ["FixedVsQueryWeights"]
@@ -62,11 +64,11 @@ THUMBS = ((np.array([5.0, 1.55, 0]), 0.35), (np.array([5.0, -1.75, 0]), 0.35))
 PAIR = ((np.array([-3.25, 0.3, 0]), 0.62), (np.array([3.5, 0.3, 0]), 0.62))  # room below for the verdict
 Place = tuple[str, tuple[np.ndarray, float]]  # ("big" | "pair" | "thumb", (centre, scale))
 NAMES = ("mean", "kernel", "attention")
-TITLES = ("Mean: a sufficient statistic", "Kernel regression", "Attention")
+TITLES = ("Mean: fixed weights", "Kernel regression", "Attention")
 RULES = (
     r"w_i = 1/N",
     r"w_i \propto K(q, x_i)",
-    r"w_i \propto \exp\!\big(\psi(q)^\top W_Q W_K^\top \psi(x_i)\big)",
+    r"w_i \propto \exp\!\big(\psi(q)^\top W_Q^\top W_K\, \psi(x_i)\big)",
 )
 
 
@@ -89,24 +91,25 @@ class FixedVsQueryWeights(LectureScene):
         with self.beat(
             "mean",
             f"Here are {self.x.size} noisy points. Were they a constant plus Gaussian noise, their mean "
-            "would be a sufficient statistic, keeping all they say.",
+            "would be a sufficient statistic, keeping all they say about it.",
         ):
             self.present(0)
         with self.beat(
-            "mean-flat", "The mean weighs every point the same, one over N, so it predicts a flat line."
+            "mean-flat",
+            "The mean weighs each of the N points the same, one over N, so it predicts a flat line.",
         ):
             self.predict(0)
         with self.beat(
             "kernel",
-            "Kernel regression weighs each point by its similarity to the query: a kernel we choose, "
+            "Kernel regression weighs each point by its similarity to the query, the input we predict at: "
             "here a Gaussian bump.",
         ):
             self.present(1)
             self.predict(1)
         with self.beat(
             "attention",
-            "Attention does the same with a learned similarity: "
-            "a dot product of learned projections of features.",
+            "Attention does the same with a learned similarity: e to a dot product of learned projections "
+            "of the features x, x squared and one.",
         ):
             self.present(2)
             self.predict(2)
@@ -117,6 +120,7 @@ class FixedVsQueryWeights(LectureScene):
             self.show_weights()
         self.move_query()
         self.compare_fits()
+        self.pause_and_predict(questions_for(self.script_name())[0], self.query_moves_right)
 
     def compute(self) -> None:
         """The data, the fitted similarity, the best bandwidth and both methods' errors, from attnmath."""
@@ -319,13 +323,19 @@ class FixedVsQueryWeights(LectureScene):
         """The mean alone while the query crosses, then kernel and attention side by side on the way back."""
         with self.beat("mean-ignores-q", "As the query moves, the mean's weights never change."):
             self.rearrange({0: ("big", BIG), 1: ("thumb", THUMBS[0]), 2: ("thumb", THUMBS[1])})
-            self.sweep_to(self.q, self.query_path[1], min(max(self.speech_left(), 5.0), 7.0))
+            self.sweep_to(self.q, self.query_path[1], min(max(self.speech_left(), 4.0), 7.0))
         with self.beat(
             "weights-follow-q",
             "Kernel and attention weights follow the query: each position gets its own summary.",
         ):
             self.rearrange({1: ("pair", PAIR[0]), 2: ("pair", PAIR[1])})
-            self.sweep_to(self.q, self.query_path[2], min(max(self.speech_left(), 5.0), 7.0))
+            self.sweep_to(self.q, self.query_path[2], min(max(self.speech_left(), 4.0), 7.0))
+
+    def query_moves_right(self, spoken: Spoken) -> None:
+        """The answer: the query crosses to the right and back; both weightings travel with it."""
+        here = self.q.get_value()
+        self.sweep_to(self.q, self.query_path[1], min(max(spoken.duration - 2.0, 2.5), 4.0))
+        self.sweep_to(self.q, here, 2.0)
 
     # --- a fair comparison: both fitted on the 10 points, judged on fresh ones ------
     def compare_fits(self) -> None:
@@ -333,8 +343,8 @@ class FixedVsQueryWeights(LectureScene):
         (g_loo, a_loo), (g_new, a_new) = (tuple(map(sig2, pair)) for pair in (self.loo, self.held_out))
         with self.beat(
             "fitted",
-            f"Both were tuned on these {self.x.size} points, predicting each from the others. "
-            f"On that score, the learned similarity wins, {a_loo} to {g_loo}.",
+            f"Both tuned on these {self.x.size} points, each predicted from the rest: the learned one "
+            f"must win, {a_loo} to {g_loo}, containing every Gaussian.",
         ):
             for rule in (self.words[k][0][1] for k in (1, 2)):  # colour only: grown, it leaves the frame
                 self.play(Indicate(rule, scale_factor=1.0), run_time=1.2)
@@ -348,6 +358,13 @@ class FixedVsQueryWeights(LectureScene):
             self.show_errors(f"error on {self.n_fresh} fresh points", self.held_out)
         with self.beat("overfit", self.overfit_narration()):
             self.play(Indicate(self.figures[2][0][2], color=theme.WARNING, scale_factor=1.0), run_time=2.0)
+        with self.beat(
+            "when-learned-wins",
+            "Learned similarity tends to pay off with more data, and where no fixed kernel knows "
+            "which inputs are alike.",
+        ) as spoken:
+            self.until_said(spoken, "fixed kernel")
+            self.show_errors_note("learned: tends to win with more data")
 
     def overfit_narration(self) -> str:
         """What the fresh points say, whichever way they came out."""
@@ -362,6 +379,13 @@ class FixedVsQueryWeights(LectureScene):
             "their noise. Learning a similarity takes more data than choosing one."
         )
 
+    def show_errors_note(self, text: str) -> None:
+        """A one-line note in the errors' place; it replaces the line before."""
+        line = label(text, color=theme.TEXT).set_y(theme.SAFE_BOTTOM + 0.22)
+        note = VGroup(fit_width(line, theme.SAFE_RIGHT - theme.SAFE_LEFT))
+        self.play(FadeOut(getattr(self, "note")), FadeIn(note), run_time=1.0)  # noqa: B009 - set by show_errors
+        self.note = note
+
     def show_errors(self, heading: str, errors: tuple[float, float]) -> None:
         """One line of errors under the two figures, with its heading; it replaces the line before."""
         header = label(heading, color=theme.MUTED)
@@ -370,7 +394,7 @@ class FixedVsQueryWeights(LectureScene):
             label(f"learned {sig2(errors[1])}").set_x(self.axes[2].get_center()[0]),
         ).set_y(theme.SAFE_BOTTOM + 0.22)
         note = VGroup(header.next_to(values, UP, buff=0.1).set_x(0), values)
-        old = getattr(self, "note", None)
+        old: VGroup | None = getattr(self, "note", None)
         if old is not None:
             self.play(FadeOut(old), run_time=0.5)
         self.play(FadeIn(note), run_time=1.0)

@@ -36,6 +36,8 @@ from attnmath import (
 from drawing import theme
 from drawing.plots import axis_labels, curve, quiet_axes, redraw_curve, scatter, to_scene
 from drawing.widgets import BarPanel, LabelSwitch, Readout, label, math
+from lecture.questions import questions_for
+from narration.narrator import Spoken
 from scenes.base import LectureScene
 
 __all__ = ["KernelRegressionCollapse"]
@@ -101,6 +103,7 @@ class KernelRegressionCollapse(LectureScene):
         ):
             self.show_loo_panel()
         self.show_softmax_identity()
+        self.pause_and_predict(questions_for(self.script_name())[0], self.widest_bandwidth)
 
     def compute(self) -> None:
         """Every number the scene shows, for a whole grid of bandwidths, in vectorised calls."""
@@ -283,13 +286,22 @@ class KernelRegressionCollapse(LectureScene):
         ):
             self.play(Indicate(self.estimate, color=theme.WARNING, scale_factor=1.0), run_time=2.0)
 
+    def widest_bandwidth(self, spoken: Spoken) -> None:
+        """The answer: the bandwidth opens to its widest and the estimate flattens; then back to the best."""
+        self.live.remove(*self.readouts, self.regime)  # they left with the identity; the picture follows
+        self.go_live(self.live, self.refresh)
+        self.sweep_to(self.log_sigma, np.log10(self.sigmas[-1]), min(max(spoken.duration - 2.0, 2.5), 4.0))
+        self.hold(0.5)
+        self.sweep_to(self.log_sigma, np.log10(self.sigmas[self.best]), 1.5)
+        self.stop_live(self.live)
+
     def show_softmax_identity(self) -> None:
         """The Gaussian weights written as a softmax, then expanded into a dot-product score."""
         identity = self.identity()
         with self.beat(
             "softmax-form",
-            "Now write the Gaussian weights as a softmax of minus the squared distance "
-            "over two sigma squared.",
+            "Now write the Gaussian weights as a softmax, exponentials divided by their sum, "
+            "of minus the squared distance over two sigma squared.",
         ):
             self.stop_live(self.live)
             self.play(FadeOut(self.readouts), FadeOut(self.regime), run_time=0.8)
@@ -305,7 +317,7 @@ class KernelRegressionCollapse(LectureScene):
         with self.beat(
             "attention",
             "So these yellow weights are attention weights: dot-product scores at temperature sigma squared, "
-            "plus a bias from each key alone.",
+            "plus an offset from each key alone.",
         ):
             weights = self.w[self.index()]
             shown = VGroup(*(bar for bar, w in zip(self.bars.bars, weights, strict=True) if w > 0.01))

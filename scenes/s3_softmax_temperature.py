@@ -16,6 +16,7 @@ from manim import (
     DOWN,
     RIGHT,
     UP,
+    Circumscribe,
     Create,
     FadeIn,
     FadeOut,
@@ -25,6 +26,7 @@ from manim import (
     Transform,
     ValueTracker,
     VGroup,
+    Write,
     linear,
 )
 
@@ -33,6 +35,8 @@ from drawing import theme
 from drawing.flow import baseline_of
 from drawing.steps import EquationSteps, Mark
 from drawing.widgets import BarPanel, LabelSwitch, LogSlider, Readout, fit_width, label, math
+from lecture.questions import questions_for
+from narration.narrator import Spoken
 from scenes.base import LectureScene
 
 __all__ = ["TemperatureSweep"]
@@ -64,17 +68,32 @@ STEPS: dict[str, tuple[list[str], tuple[Mark, ...]]] = {
          r"\lambda", "=", "0"],
         ((((3, 4),), "slope of the entropy term", theme.TEMPERATURE),),
     ),
+    "positive": (
+        [r"-\tau\,(\log a_i + 1)", r"\;\to\;", r"+\infty", r"\quad\text{as}\quad", r"a_i \to 0^{+}"],
+        ((((0, 1, 2),), "so weights \u2265 0 never binds: the maximum is inside", theme.TEMPERATURE),),
+    ),
     "log": (
         [r"\log a_i", "=", r"\frac{s_i}{\tau}", "+", r"\Big(\frac{\lambda}{\tau} - 1\Big)"],
-        ((((4,),), "the same for every item", theme.TEXT),),
+        ((((2,), (4,)), "\u00f7 by \u03c4 > 0; the bracket is one constant", theme.TEMPERATURE),),
     ),
     "softmax": (
-        [r"a_i", "=", r"\frac{e^{s_i/\tau}}{\sum_j e^{s_j/\tau}}", "=", r"\mathrm{softmax}(s/\tau)_i"],
-        ((((2,),), "sums to one", theme.TEXT),),
+        [r"a_i", "=", r"e^{s_i/\tau}\, e^{\lambda/\tau - 1}", "=",
+         r"\frac{e^{s_i/\tau}}{\sum_j e^{s_j/\tau}}", "=", r"\mathrm{softmax}(s/\tau)_i"],
+        ((((2,),), "the constant, fixed by the sum to one", theme.TEXT),),
+    ),
+    "curvature": (
+        [r"\frac{d^2}{dx^2}\,\big(-x \log x\big)", "=", r"-\frac{1}{x}", r"\;<\;", "0",
+         r"\quad\text{for } x > 0"],
+        ((((2, 3, 4),), "each term of H bends down: H is strictly concave", theme.TEMPERATURE),),
     ),
     "concave": (
         [r"J_{\tau}(a)", "=", r"\sum_i a_i s_i", r"\quad+\quad", r"\tau\, H(a)"],
         ((((2,),), "linear", theme.SCORE), (((4,),), "strictly concave", theme.TEMPERATURE)),
+    ),
+    "optimum": (
+        [r"J_{\tau}^{*}", "=", r"J_{\tau}\big(\mathrm{softmax}(s/\tau)\big)", "=",
+         r"\tau \log \sum_i e^{s_i/\tau}"],
+        ((((4,),), "log-sum-exp: tends to the top score as \u03c4 \u2192 0", theme.TEMPERATURE),),
     ),
 }  # fmt: skip
 
@@ -84,12 +103,11 @@ class TemperatureSweep(LectureScene):
 
     scores: tuple[float, ...]  # lecture.parameters
     tau_range: tuple[float, float]  # lecture.parameters
-    check_taus: ClassVar[tuple[float, ...]] = (0.5,)
+    check_tau: ClassVar[float] = 0.5  # where the optimiser checks the derivation
     # (beat, temperature to stop at, seconds to get there): the sweep's stops, cold to hot.
     stops: ClassVar[tuple[tuple[str, float, float], ...]] = (
         ("argmax", 0.04, 2.5),
-        ("intermediate", 0.25, 4.0),
-        ("effective-k", 0.6, 3.0),
+        ("intermediate", 0.6, 5.0),
         ("uniform", 100.0, 5.0),
     )
     coda_tau: ClassVar[float] = 0.6
@@ -104,18 +122,26 @@ class TemperatureSweep(LectureScene):
             self.title_card()
         with self.beat(
             "scores",
-            f"Retrieval turns {self.s.size} scores s i, one per memory item, into weights a i "
-            "that are non-negative and sum to one.",
+            "Each score, s i, is the opening formula's q dot k i: how well the query matches stored item i.",
         ):
             self.show_scores()
+        with self.beat(
+            "retrieval",
+            f"Retrieval turns these {self.s.size} scores into weights, a i, the opening's alpha i: "
+            "non-negative, summing to one.",
+        ):
+            self.show_constraint()
         self.derive()
         with self.beat(
             "weights",
-            "Back to our items: the yellow bars are their softmax weights, at the slider's temperature.",
-        ):
+            "Back to our items, weighted at the slider's temperature. "
+            "An optimiser maximising J, told nothing of softmax, lands on them: hollow bars.",
+        ) as spoken:
             self.show_weights()
-        self.confirm_with_optimiser()
+            self.until_said(spoken, "An optimiser")
+            self.confirm_with_optimiser()
         self.sweep_temperature()
+        self.pause_and_predict(questions_for(self.script_name())[0], self.cool_down)
         self.show_prior_coda()
         with self.beat(
             "summary",
@@ -138,40 +164,55 @@ class TemperatureSweep(LectureScene):
             self.steps.mark((((4,), (8, 9)), "τ × entropy: how spread out a is", theme.TEMPERATURE))
         with self.beat(
             "lagrangian",
-            "To keep the weights summing to one, add a Lagrange multiplier, lambda, "
-            "times the sum of a i, minus one.",
+            "Take tau above zero. For the sum to one, add a Lagrange multiplier, lambda, "
+            "times the sum of a i minus one.",
         ):
             self.steps.step(STEPS["lagrangian"][0], *STEPS["lagrangian"][1])
         with self.beat(
             "stationary",
-            "At the maximum, each partial derivative is zero: "
+            "At a maximum inside the simplex, each derivative is zero: "
             "s i, minus tau times log a i plus one, plus lambda.",
         ):
             self.steps.step(STEPS["stationary"][0], *STEPS["stationary"][1])
         with self.beat(
-            "log", "So log a i equals s i over tau, plus a constant that is the same for every item."
+            "positive",
+            "And a i at least zero never binds: the entropy's slope, minus log a i minus one, "
+            "is infinite at zero.",
+        ):
+            self.steps.step(STEPS["positive"][0], *STEPS["positive"][1])
+        with self.beat(
+            "log",
+            "Divide by tau: log a i is s i over tau, plus lambda over tau minus one, "
+            "the same for every item.",
         ):
             self.steps.step(STEPS["log"][0], *STEPS["log"][1])
         with self.beat(
             "softmax",
-            "Exponentiate, and divide by the sum so the weights add to one: "
-            "that is exactly softmax of s over tau.",
+            "Exponentiate. Summing to one fixes the constant factor: that is exactly softmax of s over tau.",
         ) as spoken:
             self.steps.step(STEPS["softmax"][0], *STEPS["softmax"][1])
             self.until_said(spoken, "exactly")
             self.steps.mark((((4,),), "the attention weights", theme.WEIGHT))
         with self.beat(
             "concave",
-            "Is it the maximum? Entropy is strictly concave, so J, a linear term plus tau times H, "
-            "is strictly concave too.",
-        ):
+            "A maximum? Minus x log x has second derivative minus one over x: H is strictly concave, "
+            "and so is J, with tau above zero.",
+        ) as spoken:
+            self.steps.step(STEPS["curvature"][0], *STEPS["curvature"][1])
+            self.until_said(spoken, "and so is J")
             self.steps.step(STEPS["concave"][0], *STEPS["concave"][1])
         with self.beat(
             "unique",
-            "A concave function's stationary point is its maximum, and strict concavity on a convex set "
-            "allows only one: softmax is the unique maximiser.",
+            "On the simplex, a concave function's stationary point is its maximum, and strict concavity "
+            "allows one: softmax is the unique maximiser.",
         ):
             self.steps.step(self.uniqueness(), (((2,),), "", theme.WEIGHT))
+        with self.beat(
+            "optimum",
+            "Put softmax back into J: the best value is tau times the log of the sum of e to the s i "
+            "over tau.",
+        ):
+            self.steps.step(STEPS["optimum"][0], *STEPS["optimum"][1])
 
     # --- state -------------------------------------------------------------
     def current(self) -> SweepResult:
@@ -212,6 +253,12 @@ class TemperatureSweep(LectureScene):
         ).scale(1.5)
         self.fade_in(self.score_panel.move_to(0.2 * DOWN))
 
+    def show_constraint(self) -> None:
+        """What retrieval must return, written under the scores: a distribution over the items."""
+        self.constraint = math(r"a_i \ge 0,\quad \sum_i a_i = 1", colors=ROLE_TEX)
+        self.constraint.move_to([0, theme.SAFE_TOP - self.constraint.height / 2, 0])
+        self.play(Write(self.constraint), run_time=1.5)
+
     def show_objective(self) -> None:
         """The objective over distributions, its expected-score term boxed."""
         self.steps = EquationSteps(self, colors=ROLE_TEX, size=STEP_SIZE, header_size=HEADER_SIZE)
@@ -220,13 +267,13 @@ class TemperatureSweep(LectureScene):
             r"J_{\tau}(a)", "&=", r"\mathbb{E}_a[s]", "+", r"\tau\, H(a)", r"\\",
             "&=", r"\sum_i a_i s_i", "-", r"\tau \sum_i a_i \log a_i",
         )  # fmt: skip
-        self.steps.start(constraint, objective, FadeOut(self.score_panel))
+        self.steps.start(constraint, objective, FadeOut(self.score_panel), FadeOut(self.constraint))
         self.steps.mark((((2,), (7,)), "the average score under a", theme.SCORE))
 
     def uniqueness(self) -> VGroup:
         """The argument for uniqueness, one line per fact."""
         lines = VGroup(
-            math(r"\text{concave: stationary point} = \text{maximum}", size=STEP_SIZE),
+            math(r"\text{on the simplex, concave: stationary point} = \text{maximum}", size=STEP_SIZE),
             math(r"\text{strictly concave: at most one maximum}", size=STEP_SIZE),
             math(r"a = \mathrm{softmax}(s/\tau)\ \text{is the unique maximiser}", size=STEP_SIZE),
         ).arrange(DOWN, buff=0.4)
@@ -235,7 +282,7 @@ class TemperatureSweep(LectureScene):
     # --- the dashboard ------------------------------------------------------
     def show_weights(self) -> None:
         """The derivation leaves; the scores return beside their softmax weights, the slider beneath."""
-        self.log_tau = ValueTracker(np.log10(self.check_taus[0]))
+        self.log_tau = ValueTracker(np.log10(self.check_tau))
         title = math(r"\text{weights } a_i = \mathrm{softmax}(s / \tau)_i", colors=ROLE_TEX)
         self.weights = BarPanel(
             np.zeros(self.s.size),
@@ -305,44 +352,41 @@ class TemperatureSweep(LectureScene):
 
     def confirm_with_optimiser(self) -> None:
         """Overlay scipy's numerical maximiser on the softmax: a check of the derivation, not its reason."""
-        narration = (
-            "A general-purpose optimiser, told nothing about softmax, maximises J numerically: "
-            "its hollow bars land on the yellow ones, confirming the derivation.",
-        )
-        for i, (tau, text) in enumerate(zip(self.check_taus, narration, strict=True)):
-            with self.beat(f"optimiser-{i + 1}", text):
-                if not np.isclose(self.log_tau.get_value(), np.log10(tau)):
-                    self.play(self.log_tau.animate.set_value(np.log10(tau)), run_time=1.5)
-                optimum = solve_retrieval(self.s, tau)
-                gap = float(np.max(np.abs(optimum - softmax(self.s, tau))))
-                outline = self.weights.outlines(optimum)
-                note = self.beside_slider(label(f"softmax gap {gap:.0e}"))
-                self.play(Create(outline), FadeIn(note), run_time=1.2)
-                self.hold(self.speech_left() - 0.5)
-                self.play(FadeOut(outline), FadeOut(note), run_time=0.5)
+        optimum = solve_retrieval(self.s, self.check_tau, polish=False)  # the optimiser alone, no KKT step
+        gap = float(np.max(np.abs(optimum - softmax(self.s, self.check_tau))))
+        outline = self.weights.outlines(optimum)
+        note = self.beside_slider(label(f"off by {gap:.0e}"))
+        self.play(Create(outline), FadeIn(note), run_time=1.2)
+        self.hold(self.speech_left() - 0.5)
+        self.play(FadeOut(outline), FadeOut(note), run_time=0.5)
 
     def sweep_temperature(self) -> None:
         """Sweep tau from cold to hot, each readout brought in when the narration first uses it."""
         self.regimes_on = True
         top = float(self.s.max())
-        hot = self.at_tau(self.stops[-1][1])
+        hot, warm = self.at_tau(self.stops[-1][1]), self.at_tau(self.stops[1][1])
         narration = {
             "argmax": "Cold, nearly all weight lands on the top item: the average score and J collapse "
             f"to the top score, {top:g}. Brittle, but maximally relevant.",
-            "intermediate": "Warm it up and several items share the weight: "
-            "the entropy, H, climbs from near zero.",
-            "effective-k": "k eff, e to the H, is the effective number of items, roughly how many "
-            f"you really draw from: here {self.at_tau(self.stops[2][1]).effective_k[0]:.2f}.",
-            "uniform": "Hot, the entropy term takes over and scores stop mattering: "
-            f"k eff reaches {hot.effective_k[0]:.0f}, "
+            "intermediate": "Warm it up and several items share the weight: H climbs, and k eff, "
+            f"e to the H, the effective number of items, reads {warm.effective_k[0]:.2f}.",
+            "uniform": "Hot, scores stop mattering: "
+            f"k eff reaches {hot.effective_k[0]:.0f}, all N items, "
             f"and J grows like tau log N, here about {hot.objective[0]:.0f}.",
         }
-        readouts = {"argmax": (3, 4), "intermediate": (1,), "effective-k": (2,), "uniform": ()}
+        readouts = {"argmax": (3, 4), "intermediate": (1, 2), "uniform": ()}
         for slug, tau, seconds in self.stops:
             with self.beat(slug, narration[slug]):
                 if readouts[slug]:
                     self.reveal(*readouts[slug])
                 self.sweep_to(self.log_tau, np.log10(tau), seconds)
+        self.regimes_on = False
+        self.show_regime("")
+
+    def cool_down(self, spoken: Spoken) -> None:
+        """The answer: the slider runs back to the coldest temperature; J settles on the top score."""
+        self.regimes_on = True
+        self.sweep_to(self.log_tau, np.log10(self.tau_range[0]), min(max(spoken.duration - 0.5, 4.0), 6.0))
         self.regimes_on = False
         self.show_regime("")
 
@@ -356,16 +400,26 @@ class TemperatureSweep(LectureScene):
         """A position prior r reshapes the distribution: a_i proportional to r_i exp(s_i / tau)."""
         with self.beat(
             "prior",
-            "Add a prior, r, over positions: the entropy bonus becomes a penalty, the KL divergence, "
-            "a measure of how far a is from r.",
-        ):
+            "Add a prior, r: the entropy bonus becomes a KL penalty for straying from r. "
+            "A uniform r only lowers J, by tau log N.",
+        ) as spoken:
             self.play(self.log_tau.animate.set_value(np.log10(self.coda_tau)), run_time=1.0)
+            before = float(self.current().objective[0])
             self.introduce_prior()
             self.box_objective(1)
+            after = float(self.current().objective[0])
+            self.until_said(spoken, "only lowers J")
+            drop = label(f"\u2212\u03c4 log N = \u2212{before - after:.2f}", color=theme.TEMPERATURE)
+            # Circumscribe draws around the readout: an animation of the readout itself would add it to the
+            # scene on its own and split the live group that redraws it (manim restructures the family)
+            ring = Circumscribe(self.readouts[4], color=theme.TEMPERATURE)
+            self.play(ring, FadeIn(self.beside_slider(drop)), run_time=1.5)
+            self.hold(self.speech_left() - 0.5)
+            self.play(FadeOut(drop), run_time=0.5)
         with self.beat(
             "prior-leans",
-            "Now a i is r i times e to the s i over tau: as r leans late, the weight follows, "
-            "with no score changed.",
+            "Now a i is proportional to r i times e to the s i over tau: as r leans late, "
+            "the weight follows it.",
         ):
             self.box_objective(3)
             self.lean_prior()
@@ -380,11 +434,14 @@ class TemperatureSweep(LectureScene):
         self.objective_box = box
 
     def introduce_prior(self) -> None:
-        """The prior's bars replace the scores; the objective and the weights' title change with it."""
-        self.prior = self.prior_at(0.0)
+        """The prior's bars replace the scores; the objective and the weights' title change with it.
+
+        The readouts take the prior only once the objective on screen names it.
+        """
+        prior = self.prior_at(0.0)
         r_max = float(self.prior_at(1.0).max()) * 1.1
         prior_panel = BarPanel(
-            self.prior,
+            prior,
             width=PANEL_WIDTH,
             height=PANEL_HEIGHT,
             y_range=(0.0, r_max),
@@ -409,7 +466,7 @@ class TemperatureSweep(LectureScene):
             Transform(self.weights.title, weights_title),
             run_time=1.5,
         )
-        self.objective, self.score_panel = prior_objective, prior_panel
+        self.objective, self.score_panel, self.prior = prior_objective, prior_panel, prior
 
     def lean_prior(self) -> None:
         """The prior's decay grows; the weights follow it live."""

@@ -22,6 +22,7 @@ from manim import (
     FadeIn,
     FadeOut,
     GrowFromCenter,
+    Indicate,
     Line,
     Mobject,
     Transform,
@@ -42,6 +43,7 @@ from drawing import theme
 from drawing.blocks import matrix_block
 from drawing.plots import axis_labels, curve, quiet_axes, redraw_curve, to_scene
 from drawing.widgets import BarPanel, LogSlider, Readout, label, math
+from lecture.questions import questions_for
 from narration.narrator import Spoken
 from scenes.base import LectureScene
 
@@ -56,7 +58,7 @@ POSITION_STEPS = (  # (name shown, profile drawn), in the order the narration na
     ("dot-product, linear", SOFTMAX),
     ("local window", "local window"),
     ("ALiBi", "ALiBi"),
-    ("T5 bias", "T5 bias"),
+    ("T5 bias (stylised)", "T5 bias"),
 )
 DECADES = {-4: "0.1 ms", -2: "10 ms", 0: "1 s", 2: "100 s"}  # every other decade: ticks that read at 30
 
@@ -95,33 +97,41 @@ class KernelVariants(LectureScene):
             self.title_card()
         self.build_profiles()
         with self.beat(
-            "content-row", "First, content: a query's weight on a key, against their cosine similarity."
+            "content-row",
+            "First, content: a query's weight on a key, both of unit length, "
+            "against their cosine similarity.",
         ):
             self.fade_in(self.content_frame)
             self.play(Create(self.content_curves[0]), FadeIn(self.legend[0]), run_time=1.5)
         with self.beat(
             "content-linear",
-            "Softmax kernels share this curve; linear attention, which swaps the exponential "
-            "for a feature map, is broader.",
+            "Softmax variants share this curve. Linear attention maps q and k separately, by a feature "
+            "map, then takes a dot product: broader.",
         ) as spoken:
-            self.until_said(spoken, "linear attention")
+            self.until_said(spoken, "Linear attention")
             self.play(Create(self.content_curves[1]), FadeIn(self.legend[1]), run_time=1.5)
         with self.beat(
             "position-row",
-            f"Then position: equal content, up to {self.n_positions - 1} tokens back. "
-            "Dot-product and linear attention weigh every position equally.",
+            f"Then position: equal content, up to {self.n_positions - 1} tokens back. With no position "
+            "in q or k, all positions weigh the same.",
         ):
             self.fade_in(self.position_frame, self.position_name)
         with self.beat(
             "position-priors",
-            "A local window keeps only the last few keys; ALiBi subtracts a penalty "
-            "linear in distance; T5 learns one bias per distance bucket.",
+            "A local window keeps only the last few keys; ALiBi subtracts a penalty linear in distance.",
         ) as spoken:
-            self.step_positions(spoken)
+            self.step_positions(spoken, POSITION_STEPS[1:3], ("window", "ALiBi"))
+        with self.beat(
+            "position-t5", "T5 learns one bias per range of distances; the profile drawn here is stylised."
+        ) as spoken:
+            self.step_positions(spoken, POSITION_STEPS[3:], ("T5",))
+            self.remove(self.position_name)
+            self.position_frame.add(self.position_name)  # one group from here on
         self.sweep_temperature()
         self.show_linear_rearrangement()
         self.show_cost()
         self.show_position_prior()
+        self.pause_and_predict(questions_for(self.script_name())[0], self.flatten_prior)
 
     # --- profiles -------------------------------------------------------------
     def build_profiles(self) -> None:
@@ -184,17 +194,17 @@ class KernelVariants(LectureScene):
         self.position_name = label(first_name).move_to([POSITION_X, LEGEND_Y, 0])
         return VGroup(axes, titles, self.position_bars)
 
-    def step_positions(self, spoken: Spoken) -> None:
-        """Each position kernel's profile as the narration names it."""
-        for (name, key), cue in zip(POSITION_STEPS[1:], ("window", "ALiBi", "T5"), strict=True):
+    def step_positions(
+        self, spoken: Spoken, steps: tuple[tuple[str, str], ...], cues: tuple[str, ...]
+    ) -> None:
+        """Each position kernel's profile in ``steps`` as the narration names it (``cues``)."""
+        for (name, key), cue in zip(steps, cues, strict=True):
             self.until_said(spoken, cue)
             target = self.position_bars.copy().set_values(peak_scaled(self.profiles.position[key]))
             title = label(name).move_to(self.position_name)
             swap = (FadeOut(self.position_name), FadeIn(title))
             self.play(Transform(self.position_bars, target), *swap, run_time=1.0)
             self.position_name = title
-        self.remove(self.position_name)
-        self.position_frame.add(self.position_name)  # one group from here on
 
     def refresh(self) -> None:
         """Redraw the content curves, the slider and the readout at the current tau."""
@@ -215,17 +225,14 @@ class KernelVariants(LectureScene):
         cold, warm = self.tau_path[1:]
         with self.beat(
             "sharpen",
-            "Lower the temperature: softmax sharpens onto the most similar keys; "
-            "linear attention stays broad.",
-        ):
+            "Lower the temperature: softmax sharpens onto the most similar keys, linear attention stays "
+            "broad, and the position profiles, fixed priors, stay put.",
+        ) as spoken:
             self.fade_in(self.slider, self.readout, run_time=1.0)
             self.go_live(self.live, self.refresh)
-            self.paced_sweep(cold)
-        with self.beat(
-            "positions-fixed",
-            "The position profiles stay put: they are fixed priors on which positions count as neighbours.",
-        ):
-            self.paced_sweep(warm)
+            self.sweep_to(self.tau, np.log10(cold), 4.0)
+            self.until_said(spoken, "position profiles")
+            self.sweep_to(self.tau, np.log10(warm), max(3.0, self.speech_left() - 0.3))
         self.stop_live(self.live)
 
     # --- linear attention -------------------------------------------------------
@@ -272,10 +279,12 @@ class KernelVariants(LectureScene):
             size=48,
         ).move_to(0.65 * UP)
         brace = Brace(identity[3], DOWN, buff=0.1, color=theme.VALUE)
-        brace_tag = math(r"S:\; d \times d", color=theme.VALUE).next_to(brace, DOWN, buff=0.1)
+        brace_tag = math(r"S:\; d \times d,\;\; z = \textstyle\sum_i \phi(k_i)", color=theme.VALUE)
+        brace_tag.next_to(brace, DOWN, buff=0.1)
         with self.beat(
             "linear-quadratic",
-            "Softmax attention builds all N by N weights, so its cost grows with N squared.",
+            "Softmax attention builds all N by N weights, so its cost grows with N squared; "
+            "a window of w keys costs N times w.",
         ):
             self.play(FadeOut(self.grid), run_time=0.8)
             self.fade_in(softmax_row)
@@ -288,7 +297,8 @@ class KernelVariants(LectureScene):
             self.play(Circumscribe(identity[1], color=theme.WEIGHT), run_time=1.5)
         with self.beat(
             "linear-summary",
-            "So keys and values pre-aggregate into one d by d sum, and the cost grows only with N.",
+            "So keys and values pre-aggregate into one d by d sum, d the key width, and a normaliser: "
+            "the cost grows linearly.",
         ) as spoken:
             self.play(GrowFromCenter(brace), FadeIn(brace_tag), run_time=1.0)
             self.fade_in(linear_row[:-1])
@@ -302,7 +312,10 @@ class KernelVariants(LectureScene):
         data = json.loads(COST_DATA.read_text())
         frame, soft, lin = self.cost_plot(data)
         n_last, speedup = data["n"][-1], data["softmax_seconds"][-1] / data["linear_seconds"][-1]
-        faster = VGroup(label(f"{speedup:.0f}× faster", color=theme.KEY), label(f"at N = {n_last:,}"))
+        faster = VGroup(
+            label(f"{speedup:.0f}\u00d7 faster, not like for like", color=theme.WARNING),
+            label(f"at N = {n_last:,}"),
+        )
         faster.arrange(DOWN, buff=0.15).next_to(lin[1], DOWN, buff=0.45)
         faster.shift(min(0.0, theme.SAFE_RIGHT - faster.get_right()[0]) * RIGHT)  # inside the frame
         with self.beat(
@@ -315,8 +328,8 @@ class KernelVariants(LectureScene):
             self.play(Create(soft[0]), FadeIn(soft[1]), run_time=2.0)
         with self.beat(
             "cost-linear",
-            f"linear attention's like N to the {data['linear_exponent']:.1f}: "
-            f"at about {n_last / 1000:.0f} thousand tokens, {speedup:.0f} times faster.",
+            f"linear attention's like N to the {data['linear_exponent']:.1f}: at about "
+            f"{n_last / 1000:.0f} thousand tokens, {speedup:.0f} times faster, for a blunter weighting.",
         ) as spoken:
             self.play(Create(lin[0]), FadeIn(lin[1]), run_time=2.5)
             self.until_said(spoken, "at about")
@@ -371,6 +384,7 @@ class KernelVariants(LectureScene):
         alibi = alibi_bias(n, 0.25)[-1]
         t5 = t5_bias(n, stylized_t5_bucket_values(bidirectional=False), bidirectional=False)[-1]
         panels = self.prior_panels(alibi, t5)
+        self.prior_row, self.t5 = panels, t5
         x_title = label(f"key position i (the query is i = {n})", color=theme.MUTED).move_to(2.55 * DOWN)
         name = label("ALiBi prior (slope 0.25)").move_to(3.2 * UP)
         equation = math(
@@ -381,12 +395,12 @@ class KernelVariants(LectureScene):
         ).move_to(2.4 * UP)
         with self.beat(
             "alibi-prior",
-            "ALiBi's bias, added before the softmax, multiplies the kernel by a position prior, "
-            "r equals e to the b.",
+            "ALiBi adds its bias to the scaled scores, multiplying the kernel "
+            "by a position prior, r proportional to e to the b.",
         ) as spoken:
             self.play(FadeOut(self.leaving), run_time=0.8)
             self.fade_in(name, panels[2], x_title)
-            self.until_said(spoken, "multiplies")
+            self.until_said(spoken, "multiplying")
             self.fade_in(*panels[:2], *panels[3:])
         with self.beat(
             "kl-form",
@@ -401,9 +415,27 @@ class KernelVariants(LectureScene):
             self.until_said(spoken, "K L")
             self.play(Circumscribe(equation[1], color=theme.PRIOR), run_time=1.5)
         with self.beat(
-            "t5-prior", "T5's buckets, stylised here, give a different prior through the same mechanism."
+            "t5-prior",
+            "T5's learned biases, one per range of distances, "
+            "give a different prior through the same mechanism.",
         ):
             self.swap_prior(name, panels, t5)
+
+    def flatten_prior(self, spoken: Spoken) -> None:
+        """The answer: every bias zero, a flat prior, the content's weights; then T5's prior again."""
+        panels = self.prior_row
+        flat_prior, flat_weights = self.prior_rows(np.zeros_like(self.t5))
+        prior, weights = self.prior_rows(self.t5)
+        self.play(
+            panels[2].animate.set_values(flat_prior),
+            panels[4].animate.set_values(flat_weights),
+            run_time=1.5,
+        )
+        self.play(
+            Indicate(panels[0], color=theme.WEIGHT), Indicate(panels[4], color=theme.WEIGHT), run_time=1.5
+        )
+        self.hold(self.speech_left() - 1.5)
+        self.play(panels[2].animate.set_values(prior), panels[4].animate.set_values(weights), run_time=1.5)
 
     def prior_panels(self, bias: np.ndarray, later: np.ndarray) -> VGroup:
         """Content weights x prior exp(bias) = weights, on a scale that also fits ``later``'s prior."""

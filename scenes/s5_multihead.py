@@ -17,6 +17,7 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
+    Indicate,
     LaggedStart,
     Line,
     Mobject,
@@ -31,13 +32,15 @@ from drawing.blocks import matrix_block
 from drawing.sentence import WordRows
 from drawing.tokens import Heatmap
 from drawing.widgets import label, math
+from lecture.questions import questions_for
 from narration.narrator import Spoken
 from scenes.base import LectureScene
+from scenes.s5_trained import TrainedHeads
 
 __all__ = ["HeadRouting"]
 
 HEAD_TEXT = (
-    "Head one looks one token back, a building block of induction circuits, which copy earlier patterns.",
+    "Head one looks one token back, a piece of induction circuits, which find earlier copies of a token.",
     "Head two routes by syntax: verbs look at their subjects, prepositions at their verbs.",
     "Head three is positional: weight falls with distance, whatever the words.",
     "Head four gathers each noun's determiners and adjectives.",
@@ -91,7 +94,7 @@ class RoutingColumns(VGroup):
         )
 
 
-class HeadRouting(LectureScene):
+class HeadRouting(TrainedHeads, LectureScene):
     """Each head's routing as lines from query words to key words, then all four as heatmaps feeding W_O."""
 
     sentence: Sentence  # lecture.parameters
@@ -104,41 +107,38 @@ class HeadRouting(LectureScene):
             self.title_card()
         with self.beat(
             "sentence",
-            "One sentence; each word sees only itself and earlier words. "
+            "One sentence, each word seeing itself and earlier words. "
             "A multi-head layer runs several attention patterns over it at once.",
         ):
             self.show_sentence()
         with self.beat(
             "own-weights",
-            "Each head has its own learned query, key and value matrices, so each can learn its own pattern.",
+            "Each head has its own learned query, key and value matrices, so training may give each "
+            "its own pattern: syntax, delimiters, copies.",
         ):
             self.show_columns()
         with self.beat(
             "stylised",
-            "These four heads are stylised examples, built by hand, not measured from a model. "
+            "These four heads are stylised, built by hand from grammar and positions, not trained. "
             "Lines show each query's weights.",
         ):
             self.show_note()
         for h in range(4):
             self.show_head(h)
         with self.beat(
-            "other-heads",
-            "Trained heads can also track delimiters or copy earlier tokens, "
-            "if training finds such a solution.",
-        ):
-            self.show_others()
-        with self.beat(
             "all-heads",
             "As grids, rows for queries, columns for keys: "
-            "each head computes a different statistic of the same prefix.",
+            "each head computes a different summary of the same words so far.",
         ):
             self.show_all_heads()
+        self.show_trained()
         with self.beat(
             "concatenate",
             "Their outputs are concatenated, and an output matrix, W O, mixes them for the next layer: "
-            "many sufficient statistics, computed in parallel.",
+            "many summaries in parallel.",
         ) as spoken:
             self.show_concatenation(spoken)
+        self.pause_and_predict(questions_for(self.script_name())[0], self.the_folding_head)
 
     # --- the sentence, then one head at a time ------------------------------------------
     def show_sentence(self) -> None:
@@ -212,13 +212,6 @@ class HeadRouting(LectureScene):
             )
         self.top_line = title
 
-    def show_others(self) -> None:
-        """Other patterns a trained model may find, named in place of the last head's title."""
-        others = label("also possible: delimiter heads, copy heads", color=theme.MUTED).move_to(3.2 * UP)
-        self.play(FadeOut(self.top_line), run_time=0.5)
-        self.fade_in(others, run_time=1.0)
-        self.top_line = others
-
     # --- all heads, and what follows them ------------------------------------------------
     def show_all_heads(self) -> None:
         """The four heads as heatmaps in a 2 x 2 grid (rows: queries, columns: keys), each named."""
@@ -237,6 +230,15 @@ class HeadRouting(LectureScene):
         self.header = label("rows: query word    columns: key word", color=theme.MUTED).move_to(3.2 * UP)
         self.play(
             FadeOut(self.columns), FadeOut(self.top_line), FadeIn(cells), FadeIn(self.header), run_time=1.2
+        )
+
+    def the_folding_head(self, spoken: Spoken) -> None:
+        """The answer: head one's map lights up: one key a query, the token just before it."""
+        self.until_said(spoken, "previous-token")
+        self.play(
+            Indicate(self.maps[0], color=theme.VALUE, scale_factor=1.15),
+            Indicate(self.map_tags[0], color=theme.VALUE),
+            run_time=2.0,
         )
 
     def show_concatenation(self, spoken: Spoken) -> None:

@@ -36,6 +36,7 @@ from attnmath import (
 from drawing import theme
 from drawing.flow import baseline_of, flow_words
 from drawing.widgets import BarPanel, label, math, wrapped
+from lecture.questions import questions_for
 from scenes.base import LectureScene
 from scenes.s6_why_raw import MODEL, WhyRawCache
 
@@ -71,19 +72,18 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
         self.build_prompt()
         with self.beat(
             "autoregressive",
-            "Generation is autoregressive: each token is predicted from those before it, then appended.",
-        ):
+            "Generation is autoregressive: each token is predicted from those before it. "
+            "The causal mask lets each query row see only itself and earlier keys.",
+        ) as spoken:
             self.show_autoregressive()
-        with self.beat(
-            "mask",
-            "The causal mask: each query token, a row, sees only the key columns up to itself.",
-        ):
+            self.until_said(spoken, "causal mask")
             self.show_mask()
         steps = list(range(self.n_prompt, len(self.words)))
         half = (len(steps) + 1) // 2
         with self.beat(
             "caches",
-            "A decoder caches each token's key and value; each new query weighs them all.",
+            "A decoder caches each token's key and value: under the causal mask, past ones never change, "
+            "so new queries reuse them.",
         ):
             self.play(FadeOut(self.grid), run_time=0.6)
             self.fade_in(*self.text[: self.n_prompt], self.head_labels, self.legend, *self.prompt)
@@ -96,13 +96,15 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
         self.collapse_uniform_head()
         with self.beat(
             "subject-pointer",
-            "A subject pointer moves too: in section five's sentence, "
-            "the verb chased looks back at its subject, cat.",
+            "A subject pointer is harder: chased looks back at cat, and which entry a verb needs "
+            "is known only when its query arrives.",
         ):
             self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.6)
-            self.fade_in(self.subject_pointer())
+            self.pointer = self.subject_pointer()
+            self.fade_in(self.pointer)
         self.show_kernels()
         self.show_memory()
+        self.pause_and_predict(questions_for(self.script_name())[0], self.twice_the_tokens)
         with self.beat(
             "summary",
             "Softmax attention is a family of statistics, one per query; "
@@ -234,7 +236,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
         self.fade_in(prompt)
         self.play(Create(brace), run_time=0.6)
         self.play(Create(arrow), FadeIn(ask), run_time=1.0)
-        self.hold(max(self.speech_left() - 1.6, 0.3))
+        self.hold(0.6)
         self.play(FadeOut(ask), FadeIn(nxt), run_time=0.8)
         self.play(FadeOut(VGroup(brace, arrow, big)), run_time=0.6)
 
@@ -296,7 +298,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
         ok = all(self.summary_matches)
         note = label(f"matches the head at every step: {'yes' if ok else 'no'}", color=theme.MUTED)
         note.next_to(box, RIGHT, buff=0.5)
-        warn = label("its weight moves with each query: can it fold?", color=theme.WARNING)
+        warn = label("ideally needs only the last value: a window of one", color=theme.VALUE)
         warn.move_to([theme.SAFE_LEFT, self.warn_y, 0], aligned_edge=LEFT)
         same = "gives the head's exact output at every step" if ok else "does not always match the head"
         with self.beat(
@@ -312,11 +314,12 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
             self.until_said(spoken, "at every step" if ok else "does not")
             self.play(FadeIn(note), run_time=0.8)
         with self.beat(
-            "raw-cache",
-            "The previous-token head moves its weight with each new query. Can its cache still fold?",
+            "window-of-one",
+            "An ideal previous-token head needs only the last value, "
+            "section four's window of one, so it folds too; ours leaks a little.",
         ) as spoken:
-            self.play(Indicate(VGroup(*self.columns[1]), color=theme.WARNING, scale_factor=1.1), run_time=1.5)
-            self.until_said(spoken, "each new query")
+            self.play(Indicate(VGroup(*self.columns[1]), color=theme.VALUE, scale_factor=1.1), run_time=1.5)
+            self.until_said(spoken, "window of one")
             self.play(FadeIn(warn), run_time=0.8)
 
     @staticmethod

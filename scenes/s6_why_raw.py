@@ -20,7 +20,6 @@ from manim import (
     FadeOut,
     Indicate,
     ReplacementTransform,
-    Square,
     VGroup,
     Write,
     linear,
@@ -30,12 +29,11 @@ from attnmath import kv_cache_bytes, linear_state_bytes, stylized_heads
 from drawing import theme
 from drawing.plots import axis_labels, curve, quiet_axes, to_scene
 from drawing.widgets import BarPanel, label, math
+from lecture.questions import CONTEXT, MODEL  # section six's model, shared with its questions
+from narration.narrator import Spoken
 
 __all__ = ["WhyRawCache", "MODEL", "CONTEXT"]
 
-MODEL = {"n_layers": 32, "n_kv_heads": 32, "head_dim": 128}
-"""A seven-billion-parameter-class decoder's cache shape (fp16)."""
-CONTEXT = 4096  # tokens in context at the end of the memory plot
 
 if TYPE_CHECKING:
     from scenes.base import LectureScene
@@ -50,6 +48,7 @@ class WhyRawCache(_Scene):
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in
         seed: int
+        pointer: VGroup
 
         def kv_column(self, i: int, y: float) -> VGroup:  # noqa: D102
             ...
@@ -85,77 +84,54 @@ class WhyRawCache(_Scene):
         eq = math(r"e^{\,q \cdot k / \tau}", r"\;\neq\;", r"f(q)^\top g(k)", size=72)
         eq[1].set_color(theme.WARNING)
         note = label("for any fixed-size query part f and key part g", color=theme.MUTED)
-        why = VGroup(eq, note).arrange(DOWN, buff=0.6).move_to(0.3 * UP)
+        why = VGroup(eq, note).arrange(DOWN, buff=0.5).move_to(1.1 * DOWN)
         with self.beat(
             "softmax-kernel",
-            "For softmax, no: its kernel, e to the q dot k over tau, "
-            "cannot split into fixed-size query and key parts.",
+            "No fixed summary serves every query: softmax's kernel, e to the q dot k over tau, "
+            "cannot split into query and key parts.",
         ) as spoken:
-            self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.6)
+            tag, panel, cols, words, pointer_note = self.pointer  # the pointer's weights stay, small, above
+            shapes = VGroup(panel, cols)
+            self.play(
+                FadeOut(VGroup(tag, words, pointer_note)),
+                shapes.animate.scale(0.55).move_to([0, theme.SAFE_TOP - 0.55 * shapes.height / 2, 0]),
+                run_time=0.8,
+            )
             first = eq[0].copy().set_x(0)
             self.play(Write(first), run_time=1.0)
             self.until_said(spoken, "cannot split")
             self.play(ReplacementTransform(first, eq[0]), FadeIn(eq[1:]), FadeIn(note), run_time=1.0)
         lin = math(r"\phi(q)^\top \phi(k)", size=72)
         state = math(r"S_t = S_{t-1} + \phi(k_t)\, v_t^\top", size=72)
-        out = math(r"\text{output}_t = \phi(q_t)^\top S_t", size=56)
+        out = math(
+            r"\text{output}_t = \frac{\phi(q_t)^\top S_t}{\phi(q_t)^\top z_t},"
+            r"\quad z_t = z_{t-1} + \phi(k_t)",
+            size=48,
+        )
         lines = VGroup(lin, state, out).arrange(DOWN, buff=0.5).move_to(0.2 * UP)
         tag = label("section 4: linear attention", color=theme.MUTED).next_to(lines, UP, buff=0.5)
         with self.beat(
             "linear-kernel",
-            "Linear attention's kernel, phi of q dot phi of k, does split, "
-            "so section four's sum folds into one d by d state.",
+            "Linear attention's kernel, phi of q dot phi of k, does split: "
+            "its sum folds into one d by d state, plus a normaliser.",
         ) as spoken:
-            self.play(FadeOut(why), run_time=0.5)
+            self.play(FadeOut(why), FadeOut(shapes), run_time=0.5)
             self.fade_in(tag, lin, run_time=1.0)
             self.until_said(spoken, "folds")
             self.fade_in(state, out, run_time=1.0)
             self.play(Indicate(state, color=theme.VALUE), run_time=1.2)
-        with self.beat(
-            "side-by-side",
-            "So softmax keeps every raw key and value; linear attention's state stays one size.",
-        ):
-            self.play(FadeOut(VGroup(lines, tag)), run_time=0.5)
-            self.side_by_side()
-
-    def side_by_side(self) -> None:
-        """Left: the raw cache gains a (k, v) column per step. Right: one d x d state, one size throughout."""
-        left_x, y = theme.SAFE_LEFT + 0.6, -0.3
-        cache_title = label("softmax: raw cache", color=theme.KEY).move_to([-3.3, 2.4, 0])
-        state_title = label("linear attention: state S", color=theme.VALUE).move_to([3.6, 2.4, 0])
-        cells = VGroup(*(Square(side_length=0.65, stroke_width=1.5, color=theme.VALUE) for _ in range(16)))
-        box = cells.arrange_in_grid(rows=4, cols=4, buff=0.0).move_to([3.6, y, 0])
-        d = math(r"d \times d", size=48).next_to(box, DOWN, buff=0.3)
-        count = label("t = 0", color=theme.TEXT).move_to([0, -2.6, 0])
-        self.fade_in(cache_title, state_title, box, d, count, run_time=0.8)
-        rng = np.random.default_rng(self.seed)
-        steps = 8
-        pace = min(max(self.speech_left() / steps, 0.5), 1.2)
-        for t in range(steps):
-            col = self.kv_column(0, 0).scale(1.3).move_to([left_x + 0.78 * t + 0.35, y, 0])
-            new_count = label(f"t = {t + 1}").move_to(count)
-            shade = rng.uniform(0.15, 0.85, size=16)
-            self.play(
-                FadeIn(col, shift=0.2 * LEFT),
-                *(
-                    c.animate.set_fill(theme.VALUE, opacity=float(o))
-                    for c, o in zip(cells, shade, strict=True)
-                ),
-                ReplacementTransform(count, new_count),
-                run_time=pace,
-            )
-            count = new_count
 
     def show_memory(self) -> None:
         """Raw cache bytes grow linearly with tokens; linear attention's states stay flat."""
         frame, raw, flat = self.memory_plot()
+        self.memory = (frame, raw, flat)
         per_token = kv_cache_bytes(**MODEL, seq_len=1) // 1024
         gib = kv_cache_bytes(**MODEL, seq_len=CONTEXT) / 2**30
         state = linear_state_bytes(**MODEL)
         with self.beat(
             "memory-raw",
-            f"For a seven billion parameter class model, the raw cache takes {per_token} kilobytes "
-            f"per token, {gib:.0f} gigabytes at {CONTEXT} tokens.",
+            f"A seven billion class model, one sequence, half precision, no shared heads: "
+            f"{per_token} kibibytes a token, {gib:.0f} gibibytes at {CONTEXT}.",
         ):
             self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.8)
             self.play(Create(frame[0]), FadeIn(frame[1:]), run_time=1.0)
@@ -163,10 +139,20 @@ class WhyRawCache(_Scene):
             self.play(FadeIn(raw[1]), run_time=0.8)
         with self.beat(
             "memory-state",
-            f"Linear attention's states take {state // 2**20} megabytes at any length; "
-            f"the raw cache overtakes that after {state // kv_cache_bytes(**MODEL, seq_len=1)} tokens.",
+            f"A linear-attention model of that shape keeps {state // 2**20} mebibytes at any length; "
+            f"the raw cache passes that at {state // kv_cache_bytes(**MODEL, seq_len=1)} tokens.",
         ):
             self.play(Create(flat[0]), FadeIn(flat[1]), run_time=2.0)
+
+    def twice_the_tokens(self, spoken: Spoken) -> None:
+        """The answer: the raw line flashes and the doubled context's size is written beside it."""
+        frame, raw, _flat = self.memory
+        gib = kv_cache_bytes(**MODEL, seq_len=2 * CONTEXT) / 2**30
+        note = label(f"{2 * CONTEXT:,} tokens: {gib:.0f} GiB", color=theme.KEY)
+        note.move_to(to_scene(frame[0], 0.05 * CONTEXT, 1.45)[0], aligned_edge=LEFT)
+        self.play(Indicate(raw[0], color=theme.KEY, scale_factor=1.0), FadeIn(note), run_time=1.5)
+        self.hold(self.speech_left() - 0.5)
+        self.play(FadeOut(note), run_time=0.5)
 
     def memory_plot(self) -> tuple[VGroup, VGroup, VGroup]:
         """(axes with ticks and titles; raw cache line and tag; linear-state line and tag)."""
@@ -191,7 +177,8 @@ class WhyRawCache(_Scene):
         )
         sum_tag.next_to(to_scene(axes, CONTEXT, 0.0)[0], UP, buff=0.3).align_to(axes, RIGHT)
         shape = (
-            f"{MODEL['n_layers']} layers, {MODEL['n_kv_heads']} KV heads, head dim {MODEL['head_dim']}, fp16"
+            f"{MODEL['n_layers']} layers, {MODEL['n_kv_heads']} KV heads, head dim {MODEL['head_dim']}, "
+            "fp16, one sequence"
         )
         model = label(shape, small=True, color=theme.MUTED)
         model.move_to([0, theme.SAFE_TOP - 0.2, 0])

@@ -21,6 +21,7 @@ from manim import (
     UP,
     Dot,
     FadeIn,
+    Indicate,
     LaggedStart,
     Line,
     Mobject,
@@ -36,6 +37,8 @@ from drawing.plots import axis_labels, curve, quiet_axes, scatter
 from drawing.stage import aim, regroup
 from drawing.widgets import BarPanel, label, math
 from lecture.parameters import TemperatureParameters
+from lecture.questions import questions_for
+from narration.narrator import Spoken
 from scenes.base import LectureScene
 
 __all__ = ["AdaptiveSufficiency"]
@@ -44,7 +47,7 @@ STAGE_Y = 0.75  # centre of the beat's picture (above the strip)
 STRIP_Y, STRIP_W, STRIP_H = -2.55, 2.9, 1.15  # thumbnail slots at the bottom
 STRIP_XS = (-4.85, -1.6, 1.65, 4.9)
 TILES, TILE_W, TILE_H = ((-3.4, 1.65), (3.4, 1.65), (-3.4, -1.25), (3.4, -1.25)), 5.0, 1.8  # summary grid
-NAMES = ("adaptive summary", "regression: the sum", "max entropy: softmax", "no factoring: raw cache")
+NAMES = ("adaptive summary", "regression: the sum", "entropy bonus: softmax", "no factoring: raw cache")
 
 
 class Card(VGroup):
@@ -68,31 +71,41 @@ class AdaptiveSufficiency(LectureScene):
             self.title_card()
         with self.beat(
             "weighted-sum",
-            "Attention's weighted sum compresses the sequence into a summary "
-            "chosen for the current prediction: an adaptive sufficient statistic.",
+            "Attention's weighted sum compresses the sequence into a summary chosen by the query: "
+            "loosely, an adaptive sufficient statistic.",
         ):
             self.show_card(self.sum_card())
         with self.beat(
             "regression",
-            "Read as kernel regression, it explains the sum: a Nadaraya Watson average of values, "
+            "As section two's kernel regression, it explains the sum: a Nadaraya Watson average "
             "with a learned similarity.",
         ):
             self.show_card(self.regression_card())
         with self.beat(
             "entropy",
-            "Read as maximum entropy, it explains the softmax: be relevant, but don't be overconfident.",
+            "As section three's entropy-regularised retrieval, it explains the softmax: "
+            "be relevant, not overconfident.",
         ):
             self.show_card(self.entropy_card())
         with self.beat(
             "cache",
-            "Read through its kernel, which does not factor into query and key parts, "
-            "it explains the cache of raw vectors.",
+            "Read through section six, softmax's kernel does not factor into query and key parts, "
+            "which explains the cache of raw vectors.",
         ):
             self.show_card(self.cache_card())
+        self.pause_and_predict(questions_for(self.script_name())[0], self.the_kernel_reading)
         with self.beat(
-            "summary", "Attention is a family of sufficient statistics, one per query, computed on demand."
+            "summary",
+            "Read this way, attention is a family of lossy summaries, one per query, "
+            "each computed on demand from the raw cache.",
         ):
             self.show_summary()
+
+    def the_kernel_reading(self, spoken: Spoken) -> None:
+        """The answer: the cache card's picture, the raw cache, lights up."""
+        self.until_said(spoken, "kernel reading")
+        assert self.card is not None
+        self.play(Indicate(self.card.picture, color=theme.KEY, scale_factor=1.05), run_time=2.0)
 
     # --- staging ----------------------------------------------------------------
     def show_card(self, card: Card) -> None:
@@ -122,7 +135,7 @@ class AdaptiveSufficiency(LectureScene):
             factor = min(TILE_W / picture.width, TILE_H / picture.height)
             aim([picture], np.array([x, y, 0]), factor)
             names.add(label(name).move_to([x, y - TILE_H / 2 - 0.35, 0]))
-        summary = label("one family of sufficient statistics, one per query", size=theme.TITLE_SIZE - 8)
+        summary = label("one family of summaries, one per query", size=theme.TITLE_SIZE - 8)
         summary.move_to([0, theme.SAFE_TOP - summary.height / 2, 0])
         regroup(self, self.strip, words_in=[names], run_time=1.5)
         self.play(Write(summary), run_time=2.0)
@@ -217,12 +230,12 @@ class AdaptiveSufficiency(LectureScene):
         picture = VGroup(frame, bars).move_to([0.3, STAGE_Y - 0.45, 0])
         items = np.arange(s.size) + 0.5  # slot centres
         titles = VGroup(
-            axis_labels(frame, "memory item i", None, x_ticks=items, tick_text=lambda v: f"{v + 0.5:g}"),
+            axis_labels(frame, "stored item i", None, x_ticks=items, tick_text=lambda v: f"{v + 0.5:g}"),
             axis_labels(frame, None, "weight a\u1d62", y_ticks=(0, 0.5)),
         )
         numbers = math(rf"\tau = {self.recap_tau:g},\quad H(a) = {float(entropy(a)):.2f}", size=44)
         numbers.align_to(bars.box, UP + RIGHT).shift(0.3 * UP)
-        head = self.heading("max entropy \u2192 softmax", r"\max_a\ \mathbb{E}_a[s] + \tau H(a)")
+        head = self.heading("entropy bonus \u2192 softmax", r"\max_a\ \mathbb{E}_a[s] + \tau H(a)")
         return Card(picture, VGroup(head, titles, numbers))
 
     def cache_card(self) -> Card:

@@ -184,7 +184,7 @@ def test_an_unknown_beat_is_one_line_naming_the_beats(tmp_path):
     assert "Traceback" not in proc.stderr
 
 
-MIX = "the weights set by their content, not their position."
+MIX = "its weights computed from what the words say, not fixed for each slot."
 LONGER = MIX + " So one word can mean two things."
 
 

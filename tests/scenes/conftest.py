@@ -38,7 +38,9 @@ def visible_texts(scene) -> list[tuple[str, Mobject]]:
         for sub in mob.submobjects:
             visit(sub)
 
-    for mob in scene.mobjects:
+    # a curtain (drawing.predict.Curtain) hides everything drawn before it
+    covered = max((i for i, m in enumerate(scene.mobjects) if getattr(m, "covers", False)), default=-1)
+    for mob in scene.mobjects[covered + 1 :]:
         visit(mob)
     return found
 

@@ -25,8 +25,9 @@ def objective(tau: float) -> float:
 
 
 EXPECTED = {
-    "scores": lambda: [str(len(SCORES))],
+    "retrieval": lambda: [str(len(SCORES))],
     "argmax": lambda: [f"{max(SCORES):g}"],
-    "effective-k": lambda: [f"{effective_k(WARM):.2f}"],
+    "predict-answer": lambda: [f"{max(SCORES):g}"],
+    "intermediate": lambda: [f"{effective_k(WARM):.2f}"],
     "uniform": lambda: [f"{effective_k(HOT):.0f}", f"{objective(HOT):.0f}"],
 }

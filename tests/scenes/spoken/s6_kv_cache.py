@@ -15,4 +15,17 @@ def memory_state() -> list[str]:
     return [str(STATE // 1024**2), str(tokens)]
 
 
-EXPECTED = {"memory-raw": memory_raw, "memory-state": memory_state}
+def predict() -> list[str]:
+    return [str(2 * 4096)]
+
+
+def predict_answer() -> list[str]:
+    return [str(round(PER_TOKEN * 2 * 4096 / 1024**3)), "4096"]
+
+
+EXPECTED = {
+    "memory-raw": memory_raw,
+    "memory-state": memory_state,
+    "predict": predict,
+    "predict-answer": predict_answer,
+}

@@ -1,0 +1,260 @@
+"""Section 5, "what a trained model does": the stylised heads beside heads measured in all-MiniLM-L6-v2.
+
+The lecture's sentence runs through a real trained encoder (attnmath.encoder,
+numpy, offline); every head is scored against each stylised pattern
+(attnmath.head_patterns). Only a head that passes the stated threshold on its
+own merit is shown as a match: a modifier or subject "match" that the same
+head's previous-token score explains (the word sits just before its noun or
+verb) is not claimed. The model is an encoder: every word sees the whole
+sentence, unlike the causal stylised heads, and the scene says so.
+"""
+
+from __future__ import annotations
+
+import math as pymath
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    DashedLine,
+    FadeIn,
+    FadeOut,
+    Mobject,
+    Rectangle,
+    SurroundingRectangle,
+    VGroup,
+)
+
+from attnmath import MATCH_THRESHOLD, HeadMatch, RealHeads, Sentence, real_heads
+from attnmath.heads import StylizedHeads
+from drawing import theme
+from drawing.tiles import HeadTiles
+from drawing.tokens import Heatmap
+from drawing.widgets import label
+
+__all__ = ["TrainedHeads", "genuine"]
+
+MODEL_NAME = "all-MiniLM-L6-v2"
+BIG_MAP = 4.8  # side of a measured or stylised map shown alone
+SMALL_MAP = 3.2  # side of a stylised map in the row of patterns with no match
+
+
+def genuine(match: HeadMatch) -> bool:
+    """A match shown on the head's own merit: H1, or a pattern its previous-token score leaves unexplained."""
+    return match.matched and (match.stylised == "H1" or match.previous < MATCH_THRESHOLD)
+
+
+@dataclass(frozen=True)
+class ModelView:
+    """The model view on screen: everything in it, the heads' image, and the caveat shown a beat later."""
+
+    group: VGroup
+    tiles: HeadTiles
+    caveat: Mobject
+
+
+if TYPE_CHECKING:
+    from scenes.base import LectureScene
+
+    _Scene = LectureScene
+else:
+    _Scene = object
+
+
+class TrainedHeads(_Scene):
+    """Mixin for HeadRouting: four beats that set measured heads beside the stylised ones."""
+
+    if TYPE_CHECKING:  # provided by the scene that mixes this in
+        sentence: Sentence
+        heads: StylizedHeads
+        maps: VGroup
+        map_tags: VGroup
+        map_names: VGroup
+        header: Mobject
+
+    def show_trained(self) -> None:
+        """The model view, head one's measured twin, the attention sink, and what the model does not show."""
+        found = real_heads(self.sentence)
+        self.clear_for_trained()
+        view = self.model_view(found)
+        n_layers, n_heads = found.run.attention.shape[:2]
+        with self.beat(
+            "trained",
+            f"Here are all {n_layers * n_heads} heads of a real trained model, Mini L M, on this sentence. "
+            "Unlike ours, it reads both ways.",
+        ) as spoken:
+            self.fade_in(view.group, run_time=1.5)
+            self.until_said(spoken, "both ways")
+            self.fade_in(view.caveat, run_time=1.0)
+        self.measured_h1(found, view)
+        self.measured_sink(found)
+        self.unmatched(found)
+        leaving = [self.shown, self.tag] if getattr(self, "tag", None) in self.mobjects else [self.shown]
+        self.play(*(FadeOut(m) for m in leaving), run_time=0.6)
+        self.play(FadeIn(self.stylised_grid), FadeIn(self.header), run_time=0.8)
+        self.remove(self.stylised_grid)
+        self.add(*self.stylised_grid)  # the concatenation moves each map on its own
+
+    def clear_for_trained(self) -> None:
+        """The stylised grid leaves; it returns for the concatenation."""
+        self.stylised_grid = VGroup(*self.maps, *self.map_tags, *self.map_names)
+        self.shown = VGroup()
+        self.play(FadeOut(self.stylised_grid), FadeOut(self.header), run_time=0.8)
+
+    def model_view(self, found: RealHeads) -> ModelView:
+        """The 72 heads as one image, its name above and the caveat beneath (shown later)."""
+        image = HeadTiles(found.run.attention, width=9.0).move_to(0.3 * UP)
+        title = label(
+            f"measured: {MODEL_NAME}, {found.run.attention.shape[0]} layers \u00d7 "
+            f"{found.run.attention.shape[1]} heads",
+            color=theme.MUTED,
+        )
+        title.next_to(image, UP, buff=0.3)
+        layers = label(
+            "layers 1\u20136, top to bottom; heads 1\u201312, left to right", small=True, color=theme.MUTED
+        ).next_to(image, DOWN, buff=0.2)
+        caveat = label("reads both ways, unlike our causal heads", color=theme.WARNING)
+        caveat.next_to(layers, DOWN, buff=0.15)
+        return ModelView(VGroup(title, layers, image), image, caveat)
+
+    def pair(
+        self, stylised: np.ndarray | None, measured: np.ndarray, tokens: tuple[str, ...]
+    ) -> tuple[VGroup, Heatmap]:
+        """A stylised map (or none) beside a measured one, each with its diagonal; the measured rows named."""
+        right = Heatmap(measured, size=BIG_MAP)
+        right.add(
+            DashedLine(
+                right.frame.get_corner(UP + LEFT),
+                right.frame.get_corner(DOWN + RIGHT),
+                color=theme.MUTED,
+                stroke_width=1.5,
+                dash_length=0.08,
+            )
+        )
+        names = VGroup(*(label(t, small=True, color=theme.QUERY) for t in tokens))
+        cell = BIG_MAP / len(tokens)
+        for i, name in enumerate(names):
+            name.next_to(right.frame.get_corner(UP + LEFT) + (i + 0.5) * cell * DOWN, LEFT, buff=0.12)
+        block = VGroup(right, names)
+        if stylised is not None:
+            left = Heatmap(stylised, size=BIG_MAP)
+            left.add(
+                DashedLine(
+                    left.frame.get_corner(UP + LEFT),
+                    left.frame.get_corner(DOWN + RIGHT),
+                    color=theme.MUTED,
+                    stroke_width=1.5,
+                    dash_length=0.08,
+                )
+            )
+            block = VGroup(left, block).arrange(RIGHT, buff=0.8)
+        return block.move_to(0.3 * DOWN), right
+
+    def measured_h1(self, found: RealHeads, view: ModelView) -> None:
+        """Head one beside the measured previous-token head, if the model has one."""
+        match = found.matches[0]
+        layer, head = match.layer + 1, match.head + 1
+        if not genuine(match):
+            with self.beat("trained-previous", "Even the previous-token pattern has no measured match here."):
+                self.hold(0.5)
+            self.play(FadeOut(view.group), FadeOut(view.caveat), run_time=0.6)
+            return
+        percent = pymath.floor(100 * match.score)
+        tile = self.tile_box(view, found, match.layer, match.head)
+        with self.beat(
+            "trained-previous",
+            f"Layer {layer}, head {head}, is head one's pattern, measured: over {percent} percent of each "
+            "word's weight falls on the word before.",
+        ) as spoken:
+            self.play(FadeIn(tile), run_time=0.6)
+            shown, right = self.pair(
+                self.heads.weights[0], found.run.attention[match.layer, match.head], found.run.tokens
+            )
+            left_name = label("stylised H1", color=theme.WEIGHT).next_to(shown[0], UP, buff=0.25)
+            right_name = label(f"measured: layer {layer}, head {head}", color=theme.WEIGHT)
+            right_name.next_to(right, UP, buff=0.25).align_to(right, RIGHT)
+            self.until_said(spoken, "measured")
+            self.play(FadeOut(view.group), FadeOut(view.caveat), FadeOut(tile), run_time=0.6)
+            self.fade_in(shown, left_name, right_name, *self.model_tag(), run_time=1.2)
+        self.shown = VGroup(shown, left_name, right_name)
+
+    def model_tag(self) -> list[Mobject]:
+        """The model's name and caveat, small at the top while measured heads show: [it] until it is shown."""
+        if not hasattr(self, "tag"):
+            self.tag = label(
+                f"measured in {MODEL_NAME}, which reads both ways", small=True, color=theme.MUTED
+            )
+            self.tag.move_to([0, theme.SAFE_TOP - self.tag.height / 2, 0])
+        return [] if self.tag in self.mobjects else [self.tag]
+
+    def tile_box(self, view: ModelView, found: RealHeads, layer: int, head: int) -> Rectangle:
+        """A box around one head's tile in the model view."""
+        frame = view.tiles.tile(layer, head)
+        return SurroundingRectangle(frame, color=theme.QUERY, buff=0.05, stroke_width=4)
+
+    def measured_sink(self, found: RealHeads) -> None:
+        """The head that parks the most weight on [CLS] (or [SEP]), with its column marked."""
+        sink = found.sink
+        if not sink.is_sink:
+            return
+        layer, head, percent = sink.layer + 1, sink.head + 1, round(100 * sink.weight)
+        token = "C L S" if sink.token == "[CLS]" else "S E P"
+        where = "start" if sink.token == "[CLS]" else "end"
+        with self.beat(
+            "trained-sink",
+            f"Many heads park weight on the {where} token, {token}, when nothing fits: an attention sink, "
+            f"{percent} percent in layer {layer}, head {head}.",
+        ) as spoken:
+            shown, right = self.pair(None, found.run.attention[sink.layer, sink.head], found.run.tokens)
+            name = label(f"measured: layer {layer}, head {head}", color=theme.WEIGHT)
+            name.next_to(right, UP, buff=0.25).align_to(right, RIGHT)
+            column, t = found.run.tokens.index(sink.token), len(found.run.tokens)
+            cells = VGroup(*(right.cells[i * t + column] for i in range(t)))
+            mark = SurroundingRectangle(cells, color=theme.KEY, buff=0.03)
+            self.play(FadeOut(getattr(self, "shown", VGroup())), run_time=0.6)
+            self.fade_in(shown, name, *self.model_tag(), run_time=1.0)
+            self.until_said(spoken, "attention sink")
+            self.play(FadeIn(mark), run_time=0.8)
+        self.shown = VGroup(shown, name, mark)
+
+    def unmatched(self, found: RealHeads) -> None:
+        """The stylised patterns no measured head shows on its own merit, each with the best score found."""
+        missing = [m for m in found.matches if not genuine(m)]
+        if not missing:
+            return
+        names = [SHORT.get(m.stylised, m.name) for m in missing]
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        row = VGroup(*(self.unmatched_card(m) for m in missing)).arrange(RIGHT, buff=0.7, aligned_edge=UP)
+        title = label(f"no head shows these on its own (threshold {MATCH_THRESHOLD:g})", color=theme.TEXT)
+        VGroup(title, row).arrange(DOWN, buff=0.4).move_to([0, 0.2, 0])
+        with self.beat(
+            "trained-none",
+            f"No head passes {MATCH_THRESHOLD:g} on its own for {listed}: we claim no match.",
+        ):
+            self.play(FadeOut(self.shown), run_time=0.6)
+            self.fade_in(title, row, run_time=1.2)
+        self.shown = VGroup(title, row)
+
+    def unmatched_card(self, match: HeadMatch) -> VGroup:
+        """One stylised head's map, its name, and the best measured score (or why its match is none)."""
+        h = int(match.stylised[1:]) - 1
+        heat = Heatmap(self.heads.weights[h], size=SMALL_MAP)
+        name = label(f"{match.stylised}: {ON_SCREEN[match.stylised]}", color=theme.WEIGHT)
+        shown_score = pymath.floor(1000 * match.score) / 1000  # never rounded up past the threshold
+        why = "the previous-token head" if match.matched else f"under {MATCH_THRESHOLD:g}"
+        best = VGroup(
+            label(f"best score {shown_score:.3f}", small=True), label(why, small=True, color=theme.MUTED)
+        )
+        best.arrange(DOWN, buff=0.1)
+        return VGroup(name, heat, best).arrange(DOWN, buff=0.25)
+
+
+SHORT = {"H1": "the previous token", "H2": "syntax", "H3": "distance decay", "H4": "modifiers"}
+"""How the narration names each stylised pattern."""
+ON_SCREEN = {"H1": "previous", "H2": "syntax", "H3": "distance", "H4": "modifiers"}
+"""Its name under a small map."""
