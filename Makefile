@@ -69,6 +69,7 @@ bench: setup
 	$(BIN)/python bench/encoder.py
 	$(BIN)/python bench/voices.py --jobs 2
 	$(BIN)/python bench/preview.py --quality l
+	$(BIN)/python bench/script.py
 	$(BIN)/python bench/rebuild.py --quality h
 	$(BIN)/python bench/lecture.py --qualities l --jobs 1,2
 
@@ -81,4 +82,4 @@ bench-full: setup
 	$(BIN)/python bench/lecture.py --qualities l,h --jobs 1,2
 
 clean:
-	rm -rf media/videos media/images media/Tex media/texts media/lecture media/clips media/slides
+	rm -rf media/videos media/images media/Tex media/texts media/lecture media/clips media/slides media/plans

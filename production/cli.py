@@ -7,13 +7,22 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 from atomic_files import write_text
 from lecture.clips import Clip, find_clip
 from lecture.config import ConfigError, LectureConfig, load_config
+from production.lock import media_lock
 from production.manim_run import terminate_children
-from production.options import FORMATS, QUALITIES, REPO, RenderError, RenderOptions, check_shards_option
-from production.pipeline import render_clips
+from production.options import (
+    FORMATS,
+    QUALITIES,
+    REPO,
+    RenderError,
+    RenderOptions,
+    RenderResult,
+    check_shards_option,
+)
 
 __all__ = ["main"]
 
@@ -34,6 +43,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     sub.add_parser("list", help="the scenes in lecture order")
     script = sub.add_parser("script", help="the narration script, beat by beat, for a lecturer to record")
     script.add_argument("--out", type=Path, default=None, help="write to this file (default: print it)")
+    script.add_argument(
+        "--media-dir", type=Path, default=DEFAULT_MEDIA, help="where scenes' plans are kept (default media/)"
+    )
     preview = sub.add_parser("preview", help="render the named beats of a scene, with voice and captions")
     preview.add_argument("scene", metavar="SCENE", help="the scene's name (see `list`)")
     preview.add_argument(
@@ -102,11 +114,19 @@ def cmd_list(config: LectureConfig) -> None:
     print(f"total ~{sum(c.seconds for c in config.clips) / 60:.1f} min")
 
 
-def cmd_script(args: argparse.Namespace, config: LectureConfig) -> None:
-    """Print or write the narration script of the lecture's scenes."""
-    from production.script import narration_script  # imports manim: only when needed
+def render_clips(*args: Any, **kwargs: Any) -> list[RenderResult]:
+    """:func:`production.pipeline.render_clips`, imported when a command renders (not for list or script)."""
+    from production.pipeline import render_clips as render
 
-    text = narration_script(config)
+    return render(*args, **kwargs)
+
+
+def cmd_script(args: argparse.Namespace, config: LectureConfig) -> None:
+    """Print or write the narration script of the lecture's scenes (each scene's plan kept in media/plans)."""
+    from production.plans import PlanStore
+    from production.script import narration_script  # a scene's dry run imports manim: only when needed
+
+    text = narration_script(config, PlanStore(args.media_dir.resolve()), before_dry_run=check_manim)
     if args.out is None:
         print(text, end="")
     else:
@@ -126,30 +146,32 @@ def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) 
         list(config.clips) if build or not args.scenes else [find_clip(n) for n in args.scenes]
     )
     sub = Path("lecture") / options.resolution if build else Path("clips") / options.variant
-    out_dir = args.media_dir.resolve() / sub
-    results = render_clips(
-        clips,
-        options,
-        out_dir,
-        jobs=args.jobs,
-        extra=config.fingerprint,
-        settings=config.settings().replace(voice_cache=args.media_dir.resolve() / "voice"),
-        force=args.force,
-        numbered=build,
-        shards=args.shards,
-        scheduler=args.scheduler,
-        config=config,
-    )
-    if build:
-        from production.publish import publish_lecture  # imports PyAV and manim: only when needed
-
-        page = publish_lecture(results, options, out_dir, config.title, config)
-        print(
-            f"\nlecture: {out_dir / 'lecture.mp4'}\npage:    {page}\nclips, captions, posters and "
-            f"manifest.json in {out_dir}"
+    media = args.media_dir.resolve()
+    out_dir = media / sub
+    with media_lock(media):  # one render at a time in a media folder (production.lock)
+        results = render_clips(
+            clips,
+            options,
+            out_dir,
+            jobs=args.jobs,
+            extra=config.fingerprint,
+            settings=config.settings().replace(voice_cache=media / "voice"),
+            force=args.force,
+            numbered=build,
+            shards=args.shards,
+            scheduler=args.scheduler,
+            config=config,
         )
-    else:
-        print(f"\n{len(results)} clip(s) in {out_dir}")
+        if build:
+            from production.publish import publish_lecture  # imports PyAV and manim: only when needed
+
+            page = publish_lecture(results, options, out_dir, config.title, config)
+            print(
+                f"\nlecture: {out_dir / 'lecture.mp4'}\npage:    {page}\nclips, captions, posters and "
+                f"manifest.json in {out_dir}"
+            )
+        else:
+            print(f"\n{len(results)} clip(s) in {out_dir}")
 
 
 def cmd_preview(args: argparse.Namespace, config: LectureConfig) -> None:
@@ -172,10 +194,13 @@ def cmd_slides(args: argparse.Namespace, config: LectureConfig) -> None:
     """Render every chosen scene as a deck and convert to HTML, PPTX and PDF."""
     from production.deck import build_slides
 
-    out_dir = args.media_dir.resolve() / "slides" / QUALITIES.get(args.quality, "?")
+    RenderOptions(args.quality)  # a bad quality is refused before anything is locked or written
+    media = args.media_dir.resolve()
+    out_dir = media / "slides" / QUALITIES[args.quality]
     config = config.with_voice(args.voice)
-    settings = config.settings().replace(voice_cache=args.media_dir.resolve() / "voice")
-    outputs = build_slides(config.clips, args.quality, out_dir, settings=settings)
+    settings = config.settings().replace(voice_cache=media / "voice")
+    with media_lock(media):
+        outputs = build_slides(config.clips, args.quality, out_dir, settings=settings)
     print("\n".join(str(p) for p in outputs))
 
 
@@ -200,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         config = load_config(config_path(args))
-        if args.command != "list":
+        if args.command not in ("list", "script"):  # the script checks before its first dry run, if any
             check_manim()
         if args.command == "list":
             cmd_list(config)

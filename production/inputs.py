@@ -10,7 +10,10 @@ version; it is recorded beside the output.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
+from collections.abc import Iterator
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from lecture.clips import Clip
@@ -39,14 +42,33 @@ def module_path(name: str) -> Path | None:
 
 
 def _imported(path: Path) -> list[str]:
-    """The project modules ``path`` imports (``from x import y`` counts as ``x`` and ``x.y``)."""
+    """The project modules ``path`` imports (``from x import y`` counts as ``x`` and ``x.y``).
+
+    Each file is parsed once per version of it (its modification time and size), not once per clip.
+    """
+    stat = path.stat()
+    return list(_imports_of(path, stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=1024)
+def _imports_of(path: Path, _mtime_ns: int, _size: int) -> tuple[str, ...]:
     found: list[str] = []
-    for node in ast.walk(_parse(path)):
+    for node in _statements(_parse(path)):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found += [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
         elif isinstance(node, ast.Import):
             found += [alias.name for alias in node.names]
-    return [name for name in found if name.split(".")[0] in PROJECT]
+    return tuple(name for name in found if name.split(".")[0] in PROJECT)
+
+
+def _statements(tree: ast.Module) -> Iterator[ast.AST]:
+    """Every statement of ``tree``, nested ones included (imports are statements: expressions are skipped)."""
+    todo: list[ast.AST] = list(tree.body)
+    while todo:
+        node = todo.pop()
+        yield node
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            todo += getattr(node, name, [])
 
 
 def _parse(path: Path) -> ast.Module:
@@ -83,8 +105,6 @@ def clip_inputs_hash(clip: Clip, options: RenderOptions, extra: str = "", *, nar
     Without ``narration``, the scene modules are hashed with their beats' spoken
     texts left out (:func:`without_narration`): what a beat's own key adds back.
     """
-    import manim
-
     digest = hashlib.sha256()
     files = [
         *scene_dependencies(clip),
@@ -96,8 +116,16 @@ def clip_inputs_hash(clip: Clip, options: RenderOptions, extra: str = "", *, nar
         digest.update(str(path.relative_to(REPO)).encode())
         scene_module = path.parent.name == "scenes" and path.name.startswith("s")
         digest.update(path.read_bytes() if narration or not scene_module else without_narration(path))
-    digest.update(f"{options.variant}|manim {manim.__version__}|recipe {RECIPE}|{extra}".encode())
+    digest.update(f"{options.variant}|manim {_manim_version()}|recipe {RECIPE}|{extra}".encode())
     return digest.hexdigest()
+
+
+def _manim_version() -> str:
+    """``manim.__version__``, read from the installed package's metadata (importing manim takes seconds)."""
+    try:
+        return version("manim")
+    except PackageNotFoundError:  # what manim itself says then
+        return "0.0.0+unknown"
 
 
 def without_narration(path: Path) -> bytes:

@@ -16,7 +16,9 @@ planned again (a dry run) and only the beats whose key changed render: after an
 edit to one beat's narration or recording, that beat, and later beats only when
 the edit moved them in time; after an edit to the scene's other code, the kit
 or the lecture file's data, every beat.
-:func:`watch` does this after every save.
+:func:`watch` does this after every save. Planning and rendering hold the media
+folder's lock (:mod:`production.lock`), so a preview beside a build waits for
+it; a preview that is up to date, and a watch waiting for a save, hold nothing.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from production import manim_run
 from production.captions import to_srt
 from production.inputs import clip_inputs_hash
 from production.jobs import ShardJob, render_shard
+from production.lock import media_lock
 from production.media import probe, save_last_frame
 from production.options import REPO, RenderError, RenderOptions
 from production.planning import plan
@@ -109,6 +112,20 @@ def preview_beats(
         done = [_resolve(clip, b, published) for b in beats]
         if all(_stamps(folder, b)[:1] == [scene] for b in done):
             return [_published(folder, b, rendered=False, seconds=0.0) for b in done]  # nothing to plan
+    with media_lock(media_dir):  # planning and rendering: one command at a time in a media folder
+        return _plan_and_render(clip, beats, options, media_dir, config, folder, scene)
+
+
+def _plan_and_render(
+    clip: Clip,
+    beats: Sequence[str],
+    options: RenderOptions,
+    media_dir: Path,
+    config: LectureConfig,
+    folder: Path,
+    scene: str,
+) -> list[BeatPreview]:
+    """Plan the scene and render the chosen beats whose key changed (under the media folder's lock)."""
     settings = config.settings().replace(voice_cache=media_dir / "voice")
     work = media_dir / ".work" / "preview" / f"{clip.scene}-{os.getpid()}"  # two previews never share it
     timeline = plan([clip], options, media_dir, work, settings)[clip.scene]
