@@ -32,7 +32,7 @@ from tests.production.shard_helpers import copy_of_the_repository  # noqa: E402 
 
 GOAL = 1 / 4
 SCENE, MODULE = "TemperatureSweep", "s3_softmax_temperature.py"
-SENTENCE = "Back to our items: the yellow bars are their softmax weights, at the slider's temperature."
+SENTENCE = "Back to our items, weighted at the slider's temperature."
 LONGER = SENTENCE + " Taller bars take more of the mix."
 
 

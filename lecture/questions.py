@@ -119,22 +119,22 @@ def _kernel_regression(p: KernelRegressionParameters) -> list[Question]:
 def _temperature(p: TemperatureParameters) -> list[Question]:
     s = np.asarray(p.scores, dtype=float)
     hot, cold, coda = temperature_sweep(s, [p.tau_range[1], p.tau_range[0], 0.6]).objective
-    k_hot = float(temperature_sweep(s, [p.tau_range[1]]).effective_k[0])
+    e_hot = float(temperature_sweep(s, [p.tau_range[1]]).expected_score[0])
     uniform = np.full(s.size, 1.0 / s.size)
     with_prior = float(temperature_sweep(s, [0.6], prior=uniform).objective[0])
     return [
+        Question(
+            "As \u03c4 grows without bound, what does the average score E_a[s] approach?",
+            f"The plain mean of the scores, {float(s.mean()):.2f}: the weights become uniform, so they "
+            f"average the scores (at \u03c4 = {p.tau_range[1]:g} E_a[s] reads {e_hot:.3f}).",
+            "Pause and predict: as tau grows without bound, what does the average score approach?",
+            f"The plain mean of the scores, {float(s.mean()):.2f}: equal weights average them.",
+        ),
         Question(
             "As \u03c4 \u2192 0, what does the best value J* = \u03c4 log \u03a3 e^{s_i/\u03c4} approach?",
             f"The top score, max s_i = {float(s.max()):g} (at \u03c4 = {p.tau_range[0]:g} J* = "
             f"{float(cold):.2f}); at large \u03c4 it grows like \u03c4 log N ({float(hot):.0f} at "
             f"\u03c4 = {p.tau_range[1]:g}).",
-            "Pause and predict: as tau goes to zero, what does J approach?",
-            f"The top score, {float(s.max()):g}: nearly all the weight lands on the best item.",
-        ),
-        Question(
-            "What does k_eff approach as \u03c4 grows without bound?",
-            f"N = {s.size}: the weights become uniform, 1/{s.size} each (at \u03c4 = {p.tau_range[1]:g} "
-            f"k_eff reads {k_hot:.2f}).",
             "",
             "",
         ),
@@ -181,16 +181,20 @@ def _kernel_variants(_p: Parameters | None) -> list[Question]:
 def _head_routing(_p: Parameters | None) -> list[Question]:
     return [
         Question(
-            "Which of the four stylised heads could fold its cache into a fixed-size state while decoding?",
-            "The previous-token head: ideally it needs only the last value, a window of one. The syntax "
-            "head's target is known only when its query arrives, so it needs the raw cache.",
-            "Pause and predict: which of these heads could fold its cache into a fixed-size state?",
-            "Head one, the previous-token head: ideally it needs only the last value, a window of one.",
+            "Which of the four stylised heads could replace all past keys and values by one fixed-size "
+            "summary while decoding?",
+            "Head one, ideally: it needs only the previous value, a window of one. And head three: its "
+            "fixed decay folds into a running sum, shrunk by the same factor each step. The syntax head's "
+            "target is known only when its query arrives, so it needs every past key and value.",
+            "Pause and predict: which of these heads could replace all past keys and values by one "
+            "fixed-size summary?",
+            "Heads one and three: one needs only the previous value; three's fixed decay folds into a "
+            "running sum, shrunk each step.",
         ),
         Question(
             "Two heads read the same words. Why can their outputs differ?",
-            "Each head has its own query and key matrices, so each computes its own weights over the same "
-            "values: a different summary of the same words.",
+            "Each head has its own query, key and value matrices: it weighs the words its own way and reads "
+            "its own projection of them, a different summary of the same words.",
             "",
             "",
         ),
@@ -231,11 +235,13 @@ def _adaptive(_p: Parameters | None) -> list[Question]:
     b = softmax(np.array([0.0, 0.0, 2.0]), 1.0)
     return [
         Question(
-            "Which of the three readings explains why a decoder keeps every raw key and value?",
-            "The kernel reading (section six): e^{q\u00b7k/\u03c4} does not split into a query part and a "
+            "Which section's argument explains why a decoder keeps every raw key and value?",
+            "Section six's: e^{q\u00b7k/\u03c4} does not split into a query part and a "
             "key part, so no fixed summary serves every future query.",
-            "Pause and predict: of the three readings, which explains the cache of raw vectors?",
-            "The kernel reading: softmax's kernel does not split into query and key parts.",
+            "Pause and predict: which section's argument explains why a decoder keeps every raw key "
+            "and value?",
+            "Section six's: softmax's kernel does not split into query and key parts, so the cache "
+            "keeps them all.",
         ),
         Question(
             "Two queries over the same three words score them (2, 0, 0) and (0, 0, 2). At \u03c4 = 1, "
@@ -270,7 +276,7 @@ def questions_for(scene: str, params: Parameters | None = None) -> list[Question
     """The questions of ``scene``'s section, computed from ``params`` (the defaults when None).
 
     >>> [q.prompt[:32] for q in questions_for("TemperatureSweep")][:1]
-    ['What does k_eff approach as τ gr']
+    ['As τ grows without bound, what d']
     >>> questions_for("LectureTitle")
     []
     """

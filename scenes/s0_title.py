@@ -68,7 +68,9 @@ class LectureTitle(LectureScene):
             self.show_mix()
         self.formula = self.build_formula()
         with self.beat(
-            "weighted-sum", "For one query, q, attention returns a weighted sum of the values, v i."
+            "weighted-sum",
+            "For one query, q, standing for the current word, attention returns a weighted sum of value "
+            "vectors, v i, one per word.",
         ):
             self.play(FadeOut(self.sentences, shift=0.3 * UP), run_time=0.6)
             self.play(Write(self.formula[0]), run_time=2.0)

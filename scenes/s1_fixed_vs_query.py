@@ -326,7 +326,7 @@ class FixedVsQueryWeights(LectureScene):
             self.sweep_to(self.q, self.query_path[1], min(max(self.speech_left(), 4.0), 7.0))
         with self.beat(
             "weights-follow-q",
-            "Kernel and attention weights follow the query: each position gets its own summary.",
+            "Kernel and attention weights follow the query: each query point gets its own weighted summary.",
         ):
             self.rearrange({1: ("pair", PAIR[0]), 2: ("pair", PAIR[1])})
             self.sweep_to(self.q, self.query_path[2], min(max(self.speech_left(), 4.0), 7.0))
@@ -344,7 +344,7 @@ class FixedVsQueryWeights(LectureScene):
         with self.beat(
             "fitted",
             f"Both tuned on these {self.x.size} points, each predicted from the rest: the learned one "
-            f"must win, {a_loo} to {g_loo}, containing every Gaussian.",
+            f"should not lose, holding every Gaussian; here {a_loo} to {g_loo}.",
         ):
             for rule in (self.words[k][0][1] for k in (1, 2)):  # colour only: grown, it leaves the frame
                 self.play(Indicate(rule, scale_factor=1.0), run_time=1.2)

@@ -141,7 +141,6 @@ class TemperatureSweep(LectureScene):
             self.until_said(spoken, "An optimiser")
             self.confirm_with_optimiser()
         self.sweep_temperature()
-        self.pause_and_predict(questions_for(self.script_name())[0], self.cool_down)
         self.show_prior_coda()
         with self.beat(
             "summary",
@@ -376,19 +375,24 @@ class TemperatureSweep(LectureScene):
         }
         readouts = {"argmax": (3, 4), "intermediate": (1, 2), "uniform": ()}
         for slug, tau, seconds in self.stops:
-            with self.beat(slug, narration[slug]):
+            if slug == "uniform":  # the viewer predicts the hot limit, and the answer sweeps there
+                self.pause_and_predict(questions_for(self.script_name())[0], self.heat_up)
+            with self.beat(slug, narration[slug]) as spoken:
                 if readouts[slug]:
                     self.reveal(*readouts[slug])
-                self.sweep_to(self.log_tau, np.log10(tau), seconds)
+                if not np.isclose(self.log_tau.get_value(), np.log10(tau)):
+                    self.sweep_to(self.log_tau, np.log10(tau), seconds)
+                if slug == "uniform":  # the answer already swept here: point at what the words read out
+                    for words, k in (("reaches", 2), ("grows like", 4)):
+                        self.until_said(spoken, words)
+                        self.play(Circumscribe(self.readouts[k], color=theme.TEMPERATURE), run_time=1.2)
         self.regimes_on = False
         self.show_regime("")
 
-    def cool_down(self, spoken: Spoken) -> None:
-        """The answer: the slider runs back to the coldest temperature; J settles on the top score."""
-        self.regimes_on = True
-        self.sweep_to(self.log_tau, np.log10(self.tau_range[0]), min(max(spoken.duration - 0.5, 4.0), 6.0))
-        self.regimes_on = False
-        self.show_regime("")
+    def heat_up(self, spoken: Spoken) -> None:
+        """The answer: the slider runs to the hottest temperature; the average score settles on the mean."""
+        top = self.stops[-1][1]
+        self.sweep_to(self.log_tau, np.log10(top), min(max(spoken.duration - 0.5, 4.0), 6.0))
 
     def prior_at(self, strength: float) -> np.ndarray:
         """Position prior r_i proportional to exp(-strength * decay * distance from the end)."""
@@ -418,8 +422,8 @@ class TemperatureSweep(LectureScene):
             self.play(FadeOut(drop), run_time=0.5)
         with self.beat(
             "prior-leans",
-            "Now a i is proportional to r i times e to the s i over tau: as r leans late, "
-            "the weight follows it.",
+            "Now a i is proportional to r i times e to the s i over tau: tilt r rightward "
+            "and the weight follows.",
         ):
             self.box_objective(3)
             self.lean_prior()

@@ -105,15 +105,15 @@ class KernelVariants(LectureScene):
             self.play(Create(self.content_curves[0]), FadeIn(self.legend[0]), run_time=1.5)
         with self.beat(
             "content-linear",
-            "Softmax variants share this curve. Linear attention maps q and k separately, by a feature "
-            "map, then takes a dot product: broader.",
+            "Softmax attention, and every softmax variant met next, shares this curve. Linear attention "
+            "maps q and k separately by a feature map: broader.",
         ) as spoken:
             self.until_said(spoken, "Linear attention")
             self.play(Create(self.content_curves[1]), FadeIn(self.legend[1]), run_time=1.5)
         with self.beat(
             "position-row",
-            f"Then position: equal content, up to {self.n_positions - 1} tokens back. With no position "
-            "in q or k, all positions weigh the same.",
+            f"Then position: equal content, up to {self.n_positions - 1} tokens back. Plain dot-product and "
+            "linear attention, with no position in q or k, weigh all alike.",
         ):
             self.fade_in(self.position_frame, self.position_name)
         with self.beat(
@@ -451,7 +451,7 @@ class KernelVariants(LectureScene):
         row = VGroup(
             first,
             math(r"\times"),
-            panel(prior, theme.PRIOR, r"r_i = e^{b_i}"),
+            panel(prior, theme.PRIOR, r"r_i \propto e^{b_i}"),
             math(r"\propto"),
             panel(result, theme.WEIGHT, r"a_i \propto r_i\, e^{s_i/\tau}"),
         )

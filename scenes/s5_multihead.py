@@ -14,10 +14,10 @@ from manim import (
     RIGHT,
     UP,
     Arrow,
+    Circumscribe,
     Create,
     FadeIn,
     FadeOut,
-    Indicate,
     LaggedStart,
     Line,
     Mobject,
@@ -233,13 +233,10 @@ class HeadRouting(TrainedHeads, LectureScene):
         )
 
     def the_folding_head(self, spoken: Spoken) -> None:
-        """The answer: head one's map lights up: one key a query, the token just before it."""
-        self.until_said(spoken, "previous-token")
-        self.play(
-            Indicate(self.maps[0], color=theme.VALUE, scale_factor=1.15),
-            Indicate(self.map_tags[0], color=theme.VALUE),
-            run_time=2.0,
-        )
+        """The answer: head one's map, one key a query, then head three's fixed decay, are circled."""
+        self.play(Circumscribe(self.maps[0], color=theme.VALUE), run_time=1.5)
+        self.until_said(spoken, "three's")
+        self.play(Circumscribe(self.maps[2], color=theme.VALUE), run_time=1.5)
 
     def show_concatenation(self, spoken: Spoken) -> None:
         """Each head's output is a slice of one (T x H d_head) matrix; W_O maps it to the next layer."""

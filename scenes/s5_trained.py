@@ -139,7 +139,7 @@ class TrainedHeads(_Scene):
         names = VGroup(*(label(t, small=True, color=theme.QUERY) for t in tokens))
         cell = BIG_MAP / len(tokens)
         for i, name in enumerate(names):
-            name.next_to(right.frame.get_corner(UP + LEFT) + (i + 0.5) * cell * DOWN, LEFT, buff=0.12)
+            name.next_to(right.frame.get_corner(UP + LEFT) + (i + 0.5) * cell * DOWN, LEFT, buff=0.2)
         block = VGroup(right, names)
         if stylised is not None:
             left = Heatmap(stylised, size=BIG_MAP)
@@ -234,7 +234,8 @@ class TrainedHeads(_Scene):
         VGroup(title, row).arrange(DOWN, buff=0.4).move_to([0, 0.2, 0])
         with self.beat(
             "trained-none",
-            f"No head passes {MATCH_THRESHOLD:g} on its own for {listed}: we claim no match.",
+            f"Scored as the share of weight on their pattern, no head reaches {MATCH_THRESHOLD:g} on its own "
+            f"for {listed}.",
         ):
             self.play(FadeOut(self.shown), run_time=0.6)
             self.fade_in(title, row, run_time=1.2)

@@ -298,7 +298,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
         ok = all(self.summary_matches)
         note = label(f"matches the head at every step: {'yes' if ok else 'no'}", color=theme.MUTED)
         note.next_to(box, RIGHT, buff=0.5)
-        warn = label("ideally needs only the last value: a window of one", color=theme.VALUE)
+        warn = label("ideally just the previous value: a window of one", color=theme.VALUE)
         warn.move_to([theme.SAFE_LEFT, self.warn_y, 0], aligned_edge=LEFT)
         same = "gives the head's exact output at every step" if ok else "does not always match the head"
         with self.beat(
@@ -315,7 +315,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
             self.play(FadeIn(note), run_time=0.8)
         with self.beat(
             "window-of-one",
-            "An ideal previous-token head needs only the last value, "
+            "An ideal previous-token head needs only the previous value, "
             "section four's window of one, so it folds too; ours leaks a little.",
         ) as spoken:
             self.play(Indicate(VGroup(*self.columns[1]), color=theme.VALUE, scale_factor=1.1), run_time=1.5)

@@ -21,7 +21,6 @@ from manim import (
     UP,
     Dot,
     FadeIn,
-    Indicate,
     LaggedStart,
     Line,
     Mobject,
@@ -87,13 +86,7 @@ class AdaptiveSufficiency(LectureScene):
             "be relevant, not overconfident.",
         ):
             self.show_card(self.entropy_card())
-        with self.beat(
-            "cache",
-            "Read through section six, softmax's kernel does not factor into query and key parts, "
-            "which explains the cache of raw vectors.",
-        ):
-            self.show_card(self.cache_card())
-        self.pause_and_predict(questions_for(self.script_name())[0], self.the_kernel_reading)
+        self.pause_and_predict(questions_for(self.script_name())[0], self.the_cache_card)
         with self.beat(
             "summary",
             "Read this way, attention is a family of lossy summaries, one per query, "
@@ -101,11 +94,9 @@ class AdaptiveSufficiency(LectureScene):
         ):
             self.show_summary()
 
-    def the_kernel_reading(self, spoken: Spoken) -> None:
-        """The answer: the cache card's picture, the raw cache, lights up."""
-        self.until_said(spoken, "kernel reading")
-        assert self.card is not None
-        self.play(Indicate(self.card.picture, color=theme.KEY, scale_factor=1.05), run_time=2.0)
+    def the_cache_card(self, spoken: Spoken) -> None:
+        """The answer is the last card: softmax's kernel does not factor, so the cache keeps raw vectors."""
+        self.show_card(self.cache_card())
 
     # --- staging ----------------------------------------------------------------
     def show_card(self, card: Card) -> None:

@@ -53,11 +53,11 @@ def expected_temperature() -> list[tuple[list[str], list[str]]]:
     a = scipy_softmax(s / 0.6)
     j = float(a @ s + 0.6 * entropy(a))
     uniform = float(a @ s - 0.6 * entropy(a, np.full(s.size, 1 / s.size)))
-    k_hot = math.exp(entropy(scipy_softmax(s / hot)))
+    e_hot = float(scipy_softmax(s / hot) @ s)
     return [
+        ([], [f"{sum(s) / len(s):.2f}", f"{hot:g}", f"{e_hot:.3f}"]),
         (["0"], [f"{s.max():g}", f"{cold:g}", f"{cold * logsumexp(s / cold):.2f}",
                  f"{hot * logsumexp(s / hot):.0f}", f"{hot:g}"]),
-        ([], [str(s.size), "1", str(s.size), f"{hot:g}", f"{k_hot:.2f}"]),
         (["0.6"], [f"{0.6 * math.log(s.size):.2f}", f"{j:.2f}", f"{uniform:.2f}"]),
     ]  # fmt: skip
 
@@ -111,6 +111,6 @@ def test_every_section_but_the_title_has_two_or_three_questions():
 
 def test_answers_follow_the_lecturers_data():
     scores = TemperatureParameters(scores=(1.0, 2.0, 4.0))
-    limit, uniform = questions_for("TemperatureSweep", scores)[:2]
-    assert limit.answer.startswith("The top score, max s_i = 4 (at")
-    assert uniform.answer.startswith("N = 3:")
+    hot, cold = questions_for("TemperatureSweep", scores)[:2]
+    assert hot.answer.startswith("The plain mean of the scores, 2.33:")
+    assert cold.answer.startswith("The top score, max s_i = 4 (at")

@@ -60,11 +60,11 @@ def test_an_answer_opens_on_click_and_on_the_keyboard(lecture, pages, name):
 
 
 def test_the_answers_follow_the_lecturers_data(lecture, pages):
-    """The synthetic lecture's six scores: the limits are its own (top score 3, N = 6), not the defaults."""
+    """The synthetic lecture's six scores: its own limits (mean 0.95, top score 3), not the defaults."""
     page = pages["notes.html"]
     answers = page.locator("#notes-TemperatureSweep .check .answer").all_text_contents()
-    assert answers[0].startswith("The top score, max s_i = 3 ")
-    assert answers[1].startswith("N = 6:")
+    assert answers[0].startswith("The plain mean of the scores, 0.95:")
+    assert answers[1].startswith("The top score, max s_i = 3 ")
 
 
 def test_the_title_section_has_no_questions(pages):

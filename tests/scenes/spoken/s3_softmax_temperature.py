@@ -27,7 +27,7 @@ def objective(tau: float) -> float:
 EXPECTED = {
     "retrieval": lambda: [str(len(SCORES))],
     "argmax": lambda: [f"{max(SCORES):g}"],
-    "predict-answer": lambda: [f"{max(SCORES):g}"],
+    "predict-answer": lambda: [f"{sum(SCORES) / len(SCORES):.2f}"],
     "intermediate": lambda: [f"{effective_k(WARM):.2f}"],
     "uniform": lambda: [f"{effective_k(HOT):.0f}", f"{objective(HOT):.0f}"],
 }
