@@ -49,7 +49,7 @@ MAX_CPS = 19.5  # characters a second a cue may ask the viewer to read (practice
 MIN_CUE, MAX_CUE = 1.0, 7.0  # seconds a cue stays up
 SENTENCE_PAUSE = 0.45  # seconds of silence after a chunk that ends a sentence,
 CLAUSE_PAUSE = 0.25  # and after one that ends at a clause break (a comma, "and", "which" ...)
-BREATH = 0.4  # seconds after a beat's speech before the next beat starts
+BREATH = 0.3  # seconds after a beat's speech before the next beat starts
 ESTIMATE_WPM = 150  # words a minute, when timing is estimated without a voice (the script command)
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")

@@ -69,8 +69,8 @@ class LectureTitle(LectureScene):
         self.formula = self.build_formula()
         with self.beat(
             "weighted-sum",
-            "For one query, q, standing for the current word, attention returns a weighted sum of value "
-            "vectors, v i, one per word.",
+            "For one query, q, standing for the current word, attention returns a weighted sum of "
+            "values, v i, one per word.",
         ):
             self.play(FadeOut(self.sentences, shift=0.3 * UP), run_time=0.6)
             self.play(Write(self.formula[0]), run_time=2.0)
