@@ -41,6 +41,7 @@ __all__ = ["TrainedHeads", "genuine"]
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 BIG_MAP = 4.8  # side of a measured or stylised map shown alone
+ROW_PITCH = 0.36  # the least row height that fits a small label without touching the next
 SMALL_MAP = 3.2  # side of a stylised map in the row of patterns with no match
 
 
@@ -136,10 +137,12 @@ class TrainedHeads(_Scene):
                 dash_length=0.08,
             )
         )
-        names = VGroup(*(label(t, small=True, color=theme.QUERY) for t in tokens))
         cell = BIG_MAP / len(tokens)
-        for i, name in enumerate(names):
-            name.next_to(right.frame.get_corner(UP + LEFT) + (i + 0.5) * cell * DOWN, LEFT, buff=0.2)
+        names = VGroup()
+        if cell >= ROW_PITCH:  # a lecturer's long sentence has too many word pieces to name each row
+            names = VGroup(*(label(t, small=True, color=theme.QUERY) for t in tokens))
+            for i, name in enumerate(names):
+                name.next_to(right.frame.get_corner(UP + LEFT) + (i + 0.5) * cell * DOWN, LEFT, buff=0.2)
         block = VGroup(right, names)
         if stylised is not None:
             left = Heatmap(stylised, size=BIG_MAP)
