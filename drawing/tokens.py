@@ -7,9 +7,12 @@ from collections.abc import Sequence
 import numpy as np
 from manim import (
     DOWN,
+    LEFT,
+    RIGHT,
     UP,
     ArcBetweenPoints,
     Circle,
+    DashedLine,
     Mobject,
     Rectangle,
     RoundedRectangle,
@@ -85,7 +88,9 @@ def attention_arcs(
 class Heatmap(VGroup):
     """A T x T grid of squares whose fill opacity is the weight (rows = queries)."""
 
-    def __init__(self, weights: ArrayLike, *, size: float = 2.4, color: str = theme.WEIGHT) -> None:
+    def __init__(
+        self, weights: ArrayLike, *, size: float = 2.4, color: str = theme.WEIGHT, diagonal: bool = False
+    ) -> None:
         super().__init__()
         w = np.asarray(weights, dtype=float)
         n_rows, n_cols = w.shape
@@ -102,6 +107,17 @@ class Heatmap(VGroup):
                     )
                 )
         self.add(self.frame, self.cells)
+        if diagonal:  # where a query meets itself: an off-by-one pattern reads against it
+            corner = self.frame.get_corner(UP + LEFT)
+            self.add(
+                DashedLine(
+                    corner,
+                    self.frame.get_corner(DOWN + RIGHT),
+                    color=theme.MUTED,
+                    stroke_width=1.5,
+                    dash_length=0.08,
+                )
+            )
 
     def caption(self, text: str) -> Mobject:
         """A label under the heatmap."""

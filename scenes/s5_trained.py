@@ -21,7 +21,6 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
-    DashedLine,
     FadeIn,
     FadeOut,
     Mobject,
@@ -127,16 +126,7 @@ class TrainedHeads(_Scene):
         self, stylised: np.ndarray | None, measured: np.ndarray, tokens: tuple[str, ...]
     ) -> tuple[VGroup, Heatmap]:
         """A stylised map (or none) beside a measured one, each with its diagonal; the measured rows named."""
-        right = Heatmap(measured, size=BIG_MAP)
-        right.add(
-            DashedLine(
-                right.frame.get_corner(UP + LEFT),
-                right.frame.get_corner(DOWN + RIGHT),
-                color=theme.MUTED,
-                stroke_width=1.5,
-                dash_length=0.08,
-            )
-        )
+        right = Heatmap(measured, size=BIG_MAP, diagonal=True)
         cell = BIG_MAP / len(tokens)
         names = VGroup()
         if cell >= ROW_PITCH:  # a lecturer's long sentence has too many word pieces to name each row
@@ -145,16 +135,7 @@ class TrainedHeads(_Scene):
                 name.next_to(right.frame.get_corner(UP + LEFT) + (i + 0.5) * cell * DOWN, LEFT, buff=0.2)
         block = VGroup(right, names)
         if stylised is not None:
-            left = Heatmap(stylised, size=BIG_MAP)
-            left.add(
-                DashedLine(
-                    left.frame.get_corner(UP + LEFT),
-                    left.frame.get_corner(DOWN + RIGHT),
-                    color=theme.MUTED,
-                    stroke_width=1.5,
-                    dash_length=0.08,
-                )
-            )
+            left = Heatmap(stylised, size=BIG_MAP, diagonal=True)
             block = VGroup(left, block).arrange(RIGHT, buff=0.8)
         return block.move_to(0.3 * DOWN), right
 
