@@ -14,11 +14,12 @@ APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev fonts-dejavu-core \
 	texlive-latex-base texlive-latex-recommended texlive-latex-extra \
 	texlive-fonts-recommended dvisvgm chromium festival festvox-us-slt-hts
 
-.PHONY: help system setup test lint lecture preview slides bench bench-full clean
+.PHONY: help system setup test lint lecture lecture-described preview slides bench bench-full clean
 
 help:
 	@echo "make lecture  - install what is missing, render the lecture at 1080p"
 	@echo "make test     - install what is missing, run ruff, mypy, the import contracts and every test"
+	@echo "make lecture-described - the lecture at 1080p, and its audio-described version"
 	@echo "make preview  - low-quality (480p15) render of the lecture"
 	@echo "make slides   - step-through decks (HTML offline, PPTX, PDF) at 720p"
 	@echo "make bench    - print render-speed figures (bench-full: every scene at 1080p60 too)"
@@ -49,6 +50,9 @@ test: lint
 
 lecture: setup
 	$(BIN)/attention-lecture build --quality h
+
+lecture-described: setup
+	$(BIN)/attention-lecture build --quality h --described
 
 preview: setup
 	$(BIN)/attention-lecture build --quality l

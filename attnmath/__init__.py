@@ -66,6 +66,7 @@ from attnmath.kvcache import (
     kv_cache_bytes,
     linear_state_bytes,
     paged_kv_blocks,
+    raw_cache_overtakes,
     running_summary_bytes,
     streaming_keep,
 )
@@ -172,6 +173,7 @@ __all__ = [
     "kv_cache_bytes",
     "running_summary_bytes",
     "linear_state_bytes",
+    "raw_cache_overtakes",
     "PagedBlocks",
     "paged_kv_blocks",
     "streaming_keep",

@@ -29,6 +29,7 @@ __all__ = [
     "kv_cache_bytes",
     "running_summary_bytes",
     "linear_state_bytes",
+    "raw_cache_overtakes",
     "PagedBlocks",
     "paged_kv_blocks",
     "streaming_keep",
@@ -205,24 +206,35 @@ def running_summary_bytes(
 
 
 def linear_state_bytes(n_layers: int, n_kv_heads: int, head_dim: int, *, bytes_per_element: int = 2) -> int:
-    r"""Bytes of causal linear attention's states: one ``head_dim x head_dim`` matrix per layer and head.
+    r"""Bytes of causal linear attention's states: per layer and head, a d x d matrix and a vector.
 
-    :math:`S_t = \sum_{i \le t} \phi(k_i) v_i^\top`, with the feature map keeping
-    the head's width; constant in sequence length. (The normaliser
-    :math:`\sum_i \phi(k_i)`, one more vector per head, is left out.)
+    :math:`S_t = \sum_{i \le t} \phi(k_i) v_i^\top` and its normaliser
+    :math:`z_t = \sum_{i \le t} \phi(k_i)`, with the feature map keeping the
+    head's width; constant in sequence length.
 
     Examples
     --------
-    >>> linear_state_bytes(32, 32, 128) // 2**20  # MiB, whatever the sequence length
-    32
-    >>> linear_state_bytes(32, 32, 128) // kv_cache_bytes(32, 32, 128, 1)  # tokens of raw cache it equals
-    64
+    >>> linear_state_bytes(32, 32, 128) / 2**20  # MiB, whatever the sequence length
+    32.25
     """
     layers = check_int(n_layers, "n_layers", minimum=1)
     heads = check_int(n_kv_heads, "n_kv_heads", minimum=1)
     dim = check_int(head_dim, "head_dim", minimum=1)
     width = check_int(bytes_per_element, "bytes_per_element", minimum=1)
-    return layers * heads * dim * dim * width
+    return layers * heads * (dim * dim + dim) * width
+
+
+def raw_cache_overtakes(n_layers: int, n_kv_heads: int, head_dim: int, *, bytes_per_element: int = 2) -> int:
+    """The fewest tokens at which the raw KV cache takes more bytes than linear attention's states.
+
+    Examples
+    --------
+    >>> raw_cache_overtakes(32, 32, 128)  # 64 tokens take 32 MiB, under the states' 32.25; 65 take 32.5
+    65
+    """
+    shape = (n_layers, n_kv_heads, head_dim)
+    state = linear_state_bytes(*shape, bytes_per_element=bytes_per_element)
+    return state // kv_cache_bytes(*shape, 1, bytes_per_element=bytes_per_element) + 1
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Clip", "LECTURE", "find_clip", "SCENES_DIR"]
+__all__ = ["Clip", "LECTURE", "find_clip", "UnknownScene", "SCENES_DIR"]
 
 SCENES_DIR = Path(__file__).resolve().parents[1] / "scenes"
 
@@ -52,10 +52,17 @@ LECTURE: tuple[Clip, ...] = (
 )
 
 
+class UnknownScene(KeyError):
+    """A scene name the lecture does not have (the message lists the ones it has)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 def find_clip(name: str) -> Clip:
     """The clip whose scene is called ``name``; a clear error listing the names otherwise."""
     for clip in LECTURE:
         if clip.scene == name:
             return clip
     names = ", ".join(c.scene for c in LECTURE)
-    raise KeyError(f"unknown scene {name!r}; the lecture has: {names}")
+    raise UnknownScene(f"unknown scene {name!r}; the lecture has: {names}")

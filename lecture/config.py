@@ -5,7 +5,7 @@ Example ``lecture.toml``::
     title = "Attention, week 5"
     scenes = ["LectureTitle", "TemperatureSweep", "HeadRouting"]
     voice = "draft"              # the neural draft voice (piper); "festival"; or "none": silent, same timing
-    narration = "my-recordings"  # <folder>/<Scene>/<beat id>.wav replace the draft voice
+    narration = "my-recordings"  # <folder>/<Scene>/<beat id>.wav replace the draft voice (else recordings/)
 
     [TemperatureSweep]
     scores = [0.5, 2.0, 1.0, 3.0, 0.2]
@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import tomllib
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +48,28 @@ gives silent clips with the same timing.
 """
 
 
+RECORDINGS = REPO / "recordings"
+"""Where a lecturer's recordings go unless the lecture file names a folder: ``recordings/<Scene>/<id>.wav``.
+
+Not ``narration/``, which is the code package of the voice: a lecturer's WAV
+files do not belong among the code."""
+OLD_RECORDINGS = REPO / "narration"
+"""The default folder of recordings before it moved out of the code (still read, with one line)."""
+
+
+@cache
+def default_recordings() -> Path:
+    """:data:`RECORDINGS`, or the old default ``narration/`` while recordings lie there (said in one line)."""
+    if not RECORDINGS.is_dir() and any(OLD_RECORDINGS.glob("*/*.wav")):
+        print(
+            f"warning: recordings found in {OLD_RECORDINGS}/<Scene>/, inside the code; move them to "
+            f"{RECORDINGS}/<Scene>/ (used from the old folder this time)",
+            file=sys.stderr,
+        )
+        return OLD_RECORDINGS
+    return RECORDINGS
+
+
 @dataclass(frozen=True)
 class LectureConfig:
     """A validated lecture file (or the defaults)."""
@@ -56,7 +80,7 @@ class LectureConfig:
     parameters: dict[str, Parameters] = field(default_factory=dict)  # scenes whose table the file has
     raw: dict[str, Any] = field(default_factory=dict)
     voice: str = "draft"
-    narration: Path = REPO / "narration"
+    narration: Path = field(default_factory=default_recordings)
 
     def settings(self) -> SceneSettings:
         """What manim processes are told, so the scenes read this file, voice and recordings."""
@@ -117,7 +141,7 @@ def load_config(path: Path | None) -> LectureConfig:
     parameters = {s: model.from_table(str(path), data[s]) for s, model in PARAMETERS.items() if s in data}
     raw = {k: v for k, v in data.items() if k in PARAMETERS}
     voice = _voice(path, data.get("voice", "draft"))
-    narration = _narration(path, data["narration"]) if "narration" in data else REPO / "narration"
+    narration = _narration(path, data["narration"]) if "narration" in data else default_recordings()
     return LectureConfig(Path(path), title, clips, parameters, raw, voice, narration)
 
 

@@ -23,6 +23,7 @@ from attnmath import (
     linear_state_bytes,
     local_window_mask,
     noisy_sine,
+    raw_cache_overtakes,
     softmax,
     temperature_sweep,
 )
@@ -60,12 +61,13 @@ def _fixed_vs_query(p: FixedVsQueryParameters) -> list[Question]:
     w = float(np.full(n, 1.0 / n)[0])
     return [
         Question(
-            "The query sits at the middle of the data. If it moves right, where do the kernel's and "
-            "attention's weights go?",
-            "With it: both put their weight on the points near the new query. Only the mean's weights, "
-            "fixed at 1/N, would stay put.",
+            "If the query moves right, where do the kernel's and attention's weights go?",
+            "With it: the Gaussian kernel's weight moves onto the points nearest the new query, and the "
+            "learned similarity, fitted to this smooth curve, here favours nearby points too. Only the "
+            "mean's weights, fixed at 1/N, stay put.",
             "Pause and predict: if the query moves right, where do the kernel's and attention's weights go?",
-            "With it: both move their weight onto the points near the new query.",
+            "With it: the kernel's weight moves onto the points nearest the new query, and attention's "
+            "learned weight here does too.",
         ),
         Question(
             f"The mean weighs each of the {n} points by 1/N. If the query moves, what weight does each "
@@ -125,10 +127,10 @@ def _temperature(p: TemperatureParameters) -> list[Question]:
     return [
         Question(
             "As \u03c4 grows without bound, what does the average score E_a[s] approach?",
-            f"The plain mean of the scores, {float(s.mean()):.2f}: the weights become uniform, so they "
+            f"The plain mean of the scores, {float(s.mean()):.3f}: the weights become uniform, so they "
             f"average the scores (at \u03c4 = {p.tau_range[1]:g} E_a[s] reads {e_hot:.3f}).",
             "Pause and predict: as tau grows without bound, what does the average score approach?",
-            f"The plain mean of the scores, {float(s.mean()):.2f}: equal weights average them.",
+            f"The plain mean of the scores, {float(s.mean()):.3f}: equal weights average them.",
         ),
         Question(
             "As \u03c4 \u2192 0, what does the best value J* = \u03c4 log \u03a3 e^{s_i/\u03c4} approach?",
@@ -221,9 +223,11 @@ def _kv_cache(_p: Parameters | None) -> list[Question]:
             "",
         ),
         Question(
-            f"Linear attention's states take {state // 2**20} MiB at any length. After how many tokens "
-            "does the raw cache take more?",
-            f"{state // kv_cache_bytes(**MODEL, seq_len=1)} tokens.",
+            f"Linear attention's states and normalisers take {state / 2**20:.2f} MiB at any length. "
+            "After how many tokens does the raw cache take more?",
+            f"From {raw_cache_overtakes(**MODEL)} tokens on: {raw_cache_overtakes(**MODEL) - 1} tokens take "
+            f"{(raw_cache_overtakes(**MODEL) - 1) * kv_cache_bytes(**MODEL, seq_len=1) / 2**20:.2f} MiB, "
+            "just under.",
             "",
             "",
         ),

@@ -19,7 +19,55 @@ from typing import Any
 from atomic_files import write_text
 from narration.cues import Cue
 
-__all__ = ["Beat", "BeatsRecord"]
+__all__ = ["Beat", "BeatsRecord", "Description"]
+
+
+@dataclass(frozen=True)
+class Description:
+    """What a beat's picture shows that its words do not say (audio description), and how it is spoken.
+
+    ``said`` marks a beat whose narration already describes its picture: it
+    has no description text, and a described build adds nothing after it.
+    ``audio`` and ``cues`` count from the description's own start; it is not
+    heard in the plain lecture, only in the described one.
+
+    >>> Description("The bars fall to one.", False, 1.6).needed, Description(said=True).needed
+    (True, False)
+    """
+
+    text: str = ""
+    said: bool = False
+    duration: float = 0.0
+    audio: tuple[tuple[str, float], ...] = ()
+    cues: tuple[Cue, ...] = ()
+
+    @property
+    def needed(self) -> bool:
+        """True when the picture shows something the words do not say."""
+        return bool(self.text) and not self.said
+
+    def to_json(self) -> dict[str, Any]:
+        """The description as the file holds it."""
+        return {
+            "text": self.text,
+            "said": self.said,
+            "duration": self.duration,
+            "audio": [[path, at] for path, at in self.audio],
+            "cues": [[c.text, c.start, round(c.duration, 3)] for c in self.cues],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> Description:
+        """A description from the file's form (none for a record written before descriptions)."""
+        if not data:
+            return cls()
+        return cls(
+            text=data["text"],
+            said=bool(data["said"]),
+            duration=float(data["duration"]),
+            audio=tuple((str(path), at) for path, at in data["audio"]),
+            cues=tuple(Cue(start, start + length, text) for text, start, length in data["cues"]),
+        )
 
 
 @dataclass(frozen=True)
@@ -35,6 +83,8 @@ class Beat:
     audio: tuple[tuple[str, float], ...] = ()  # (WAV file, start)
     cues: tuple[Cue, ...] = ()
     warning: str = ""
+    description: Description = Description()
+    equations: tuple[str, ...] = ()  # LaTeX of every equation on screen during the beat, as first shown
 
     def to_json(self) -> dict[str, Any]:
         """The beat as the file holds it."""
@@ -48,6 +98,8 @@ class Beat:
             "audio": [[path, at] for path, at in self.audio],
             "cues": [[c.text, c.start, round(c.duration, 3)] for c in self.cues],
             "warning": self.warning,
+            "description": self.description.to_json(),
+            "equations": list(self.equations),
         }
 
     @classmethod
@@ -63,6 +115,8 @@ class Beat:
             audio=tuple((str(path), at) for path, at in data["audio"]),
             cues=tuple(Cue(start, start + length, text) for text, start, length in data["cues"]),
             warning=data.get("warning", ""),
+            description=Description.from_json(data.get("description")),
+            equations=tuple(data.get("equations", ())),
         )
 
     def from_its_start(self) -> Beat:
@@ -83,9 +137,16 @@ class Beat:
         )
 
     def manifest(self) -> dict[str, Any]:
-        """The beat as the manifest lists it: id, text, start, end, voice, engine."""
+        """The beat as the manifest lists it: id, text, start, end, voice, engine, description, equations.
+
+        ``description`` is the text a described build speaks after the beat
+        (empty when the narration describes the picture: ``said``);
+        ``equations`` the LaTeX of each equation on screen during the beat.
+        """
         keys = ("id", "text", "start", "end", "voice", "engine")
-        return {k: getattr(self, k) for k in keys}
+        shown = {"description": self.description.text, "said": self.description.said}
+        shown["equations"] = list(self.equations)
+        return {**{k: getattr(self, k) for k in keys}, **shown}
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from lecture.config import REPO, VOICES
+from lecture.config import REPO, VOICES, default_recordings
 from lecture.settings import SceneSettings
 from narration import voice
 from narration.cues import Cue
@@ -83,7 +83,7 @@ class NarrationSettings:
     """
 
     voice: str = "draft"
-    recordings: Path = REPO / "narration"
+    recordings: Path = field(default_factory=default_recordings)
     cache: Path = REPO / "media" / "voice"
     estimate: bool = False
 
@@ -107,7 +107,7 @@ class NarrationSettings:
         given = SceneSettings.from_env()
         return cls(
             voice=given.voice,
-            recordings=given.narration or cls.recordings,
+            recordings=given.narration or default_recordings(),
             cache=given.voice_cache or cls.cache,
             estimate=given.estimate,
         )

@@ -1,4 +1,10 @@
-"""Command line for the lecture: ``python -m scenes list | script | render | build | slides | preview``."""
+"""Command line for the lecture: ``attention-lecture list | script | render | build | slides | preview``.
+
+``python -m scenes`` is the same program. Bad input (an option, a scene, a
+lecture file, a render that fails) gets one line and exit status 2. Anything
+else is a bug in the program: it prints a short traceback, says so, and exits
+with status 70 (``EX_SOFTWARE``).
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,12 @@ import argparse
 import os
 import signal
 import sys
+import traceback
 from pathlib import Path
 from typing import Any
 
 from atomic_files import write_text
-from lecture.clips import Clip, find_clip
+from lecture.clips import Clip, UnknownScene, find_clip
 from lecture.config import ConfigError, LectureConfig, load_config
 from production.lock import media_lock
 from production.manim_run import terminate_children
@@ -21,18 +28,21 @@ from production.options import (
     RenderError,
     RenderOptions,
     RenderResult,
+    UsageError,
     check_shards_option,
 )
 
 __all__ = ["main"]
 
+BUG = 70
+"""Exit status of an internal error (``EX_SOFTWARE`` in sysexits.h)."""
 DEFAULT_MEDIA = REPO / "media"
 DEFAULT_CONFIG = REPO / "lecture.toml"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """Parse the command line."""
-    parser = argparse.ArgumentParser(prog="python -m scenes", description=__doc__)
+    parser = argparse.ArgumentParser(prog="attention-lecture", description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--config",
         type=Path,
@@ -97,6 +107,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             )
         cmd.add_argument("--media-dir", type=Path, default=DEFAULT_MEDIA, help="output root (default media/)")
         cmd.add_argument("--force", action="store_true", help="re-render even when up to date")
+        if name == "build":
+            cmd.add_argument(
+                "--described",
+                action="store_true",
+                help="also write the audio-described lecture (lecture-described.mp4 and a described version "
+                "of each clip): each beat's description spoken while its picture holds; renders no frames "
+                "after a plain build",
+            )
     return parser.parse_args(argv)
 
 
@@ -140,7 +158,7 @@ def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) 
     fmt = "mp4" if build else args.format
     options = RenderOptions(args.quality, fmt, False if build else args.transparent)
     if args.jobs is not None and args.jobs < 1:
-        raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
+        raise UsageError(f"--jobs must be >= 1, got {args.jobs}")
     check_shards_option(args.shards, options)
     clips: list[Clip] = (
         list(config.clips) if build or not args.scenes else [find_clip(n) for n in args.scenes]
@@ -165,13 +183,26 @@ def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) 
         if build:
             from production.publish import publish_lecture  # imports PyAV and manim: only when needed
 
-            page = publish_lecture(results, options, out_dir, config.title, config)
+            page = publish_lecture(results, options, out_dir, config.title, config, _describer(args, config))
+            described = f"\ndescribed: {out_dir / 'lecture-described.mp4'}" if args.described else ""
             print(
-                f"\nlecture: {out_dir / 'lecture.mp4'}\npage:    {page}\nclips, captions, posters and "
+                f"\nlecture: {out_dir / 'lecture.mp4'}{described}\npage:    {page}\n"
+                f"transcript: {out_dir / 'transcript.html'}\nclips, captions, posters and "
                 f"manifest.json in {out_dir}"
             )
         else:
             print(f"\n{len(results)} clip(s) in {out_dir}")
+
+
+def _describer(args: argparse.Namespace, config: LectureConfig) -> Any:
+    """What voices a description whose sound is not here, for ``build --described``; False without it."""
+    if not args.described:
+        return False
+    from narration.narrator import NarrationSettings
+    from production.described import speaker
+
+    media = args.media_dir.resolve()
+    return speaker(NarrationSettings(voice=config.voice, recordings=config.narration, cache=media / "voice"))
 
 
 def cmd_preview(args: argparse.Namespace, config: LectureConfig) -> None:
@@ -237,12 +268,20 @@ def main(argv: list[str] | None = None) -> int:
             cmd_preview(args, config)
         else:
             cmd_render(args, config, build=args.command == "build")
-    except (RenderError, ConfigError, ValueError, KeyError) as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) else str(exc)
-        print(f"error: {message}", file=sys.stderr)
+    except (RenderError, ConfigError, UsageError, UnknownScene) as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         terminate_children()
         print("interrupted: published clips are untouched; run again to resume", file=sys.stderr)
         return 130
+    except Exception as exc:  # noqa: BLE001 - anything else is a bug: say so, with where it happened
+        terminate_children()
+        traceback.print_exception(exc, limit=-6, file=sys.stderr)
+        print(
+            f"internal error: this is a bug in attention-lecture, not in what you asked "
+            f"({type(exc).__name__}: {exc}); please report it with the lines above",
+            file=sys.stderr,
+        )
+        return BUG
     return 0

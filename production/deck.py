@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 import re
 import shutil
@@ -13,13 +15,22 @@ from pathlib import Path
 from atomic_files import copy_file, replacing
 from lecture.clips import Clip
 from lecture.settings import SceneSettings
-from narration.beats import BeatsRecord
+from narration.beats import Beat, BeatsRecord
+from production.captions import to_vtt
 from production.manim_run import check_latex, ensure_writable
 from production.media import probe, save_last_frame
-from production.options import QUALITIES, REPO, RenderError
+from production.options import QUALITIES, REPO, RenderError, UsageError
 from production.soundtrack import add_voice
 
-__all__ = ["build_slides", "voice_slides", "last_frame_posters", "accessible_deck_html", "CACHE_HOME"]
+__all__ = [
+    "build_slides",
+    "voice_slides",
+    "slide_captions",
+    "captioned_deck_html",
+    "last_frame_posters",
+    "accessible_deck_html",
+    "CACHE_HOME",
+]
 
 CACHE_HOME = (
     REPO / ".cache"
@@ -49,7 +60,7 @@ def build_slides(
 ) -> list[Path]:
     """Render ``<Scene>Slides`` for each clip and convert them into one deck: HTML, PPTX, PDF."""
     if quality not in QUALITIES:
-        raise ValueError(f"quality must be one of {', '.join(QUALITIES)}, got {quality!r}")
+        raise UsageError(f"quality must be one of {', '.join(QUALITIES)}, got {quality!r}")
     tool = _manim_slides()
     check_latex()
     ensure_writable(out_dir)
@@ -59,6 +70,7 @@ def build_slides(
     shutil.copy(REPO / "manim.cfg", work / "manim.cfg")
     env = {**os.environ, "XDG_CACHE_HOME": str(CACHE_HOME), "PYTHONPATH": str(REPO)}
     decks = [f"{c.scene}Slides" for c in clips]
+    captions: list[str | None] = []  # each slide's captions (WebVTT), in the deck's order
     for i, deck in enumerate(decks, 1):
         print(f"[{i}/{len(decks)}] rendering {deck}", file=sys.stderr, flush=True)
         beats = work / f"{deck}.beats.json"  # the voice is laid per slide below, not mixed in by manim
@@ -80,6 +92,7 @@ def build_slides(
         )
         if settings.voice != "none":
             voice_slides(work / "slides" / f"{deck}.json", BeatsRecord.read(beats), work / "voicing")
+        captions += slide_captions(work / "slides" / f"{deck}.json", BeatsRecord.read(beats))
     _run(["bash", str(REPO / "tools" / "reveal_assets.sh"), str(CACHE_HOME)], work, "fetching reveal.js", env)
     outputs = []
     for fmt, name, extra in (
@@ -91,12 +104,28 @@ def build_slides(
             _run([*tool, "convert", "--to", fmt, *extra, *decks, str(tmp)], work, f"converting to {fmt}", env)
             if fmt == "html":
                 accessible_deck_html(tmp)
+                captioned_deck_html(tmp, captions)
             if fmt == "pptx":
                 last_frame_posters(tmp, work / "posters")
         outputs.append(out_dir / name)
         print(f"wrote {out_dir / name}", file=sys.stderr, flush=True)
     shutil.rmtree(work, ignore_errors=True)
     return outputs
+
+
+def _slide_beats(deck_json: Path, record: BeatsRecord) -> list[Beat | None]:
+    """Each slide's beat (None for a slide before the first beat): a beat starts a slide, notes its script."""
+    from manim_slides.config import PresentationConfig  # the optional dependency
+
+    beats = iter(record.beats)
+    slides = PresentationConfig.from_file(deck_json).slides
+    return [next(beats, None) if slide.notes.strip() else None for slide in slides]
+
+
+def slide_captions(deck_json: Path, record: BeatsRecord) -> list[str | None]:
+    """Each slide's captions as WebVTT, its beat's cues from the slide's start (None for no beat)."""
+    beats = _slide_beats(deck_json, record)
+    return [None if b is None else to_vtt(list(b.from_its_start().cues)) for b in beats]
 
 
 def voice_slides(deck_json: Path, record: BeatsRecord, scratch: Path) -> None:
@@ -108,13 +137,10 @@ def voice_slides(deck_json: Path, record: BeatsRecord, scratch: Path) -> None:
     from manim_slides.config import PresentationConfig  # the optional dependency
 
     scratch.mkdir(parents=True, exist_ok=True)
-    beats = iter(record.beats)  # each beat starts a slide, with its script as the notes, in order
-    for k, slide in enumerate(PresentationConfig.from_file(deck_json).slides):
-        if not slide.notes.strip():
-            continue  # animations before the first beat: no voice
-        beat = next(beats, None)
+    slides = PresentationConfig.from_file(deck_json).slides
+    for k, (slide, beat) in enumerate(zip(slides, _slide_beats(deck_json, record), strict=True)):
         if beat is None or not beat.audio:
-            continue
+            continue  # animations before the first beat, or a silent beat: no voice
         own = beat.from_its_start()
         voiced = scratch / f"{k}{Path(slide.file).suffix}"
         record_k = BeatsRecord(record.scene, own.end, (own,))
@@ -173,6 +199,47 @@ def accessible_deck_html(html: Path, lang: str = "en") -> None:
             f"{html}: the deck's <html> or viewport tag changed shape; update accessible_deck_html"
         )
     html.write_bytes(head + data[end:])
+
+
+_CAPTIONS_SCRIPT = """<script>
+/* Captions for the slides' videos (WCAG 1.2.2): reveal.js makes each slide's background video when the
+   slide comes near, so each video gets its slide's track as it appears (production.deck). */
+Reveal.on("ready", function () {
+  var captions = %s;
+  function attach() {
+    Reveal.getSlides().forEach(function (slide, i) {
+      var background = Reveal.getSlideBackground(slide);
+      var video = background && background.querySelector("video");
+      if (!video || !captions[i] || video.querySelector("track")) return;
+      var track = document.createElement("track");
+      track.kind = "captions"; track.srclang = "en"; track.label = "English"; track.default = true;
+      track.src = "data:text/vtt;base64," + captions[i];
+      video.appendChild(track);
+      track.track.mode = "showing";
+    });
+  }
+  attach();
+  new MutationObserver(attach).observe(Reveal.getBackgroundsElement(), { childList: true, subtree: true });
+});
+</script>
+"""
+
+
+def captioned_deck_html(html: Path, captions: Sequence[str | None]) -> None:
+    """Give every slide's video of manim-slides' HTML deck its captions (a track added in the browser).
+
+    manim-slides plays each slide as a reveal.js background video, made by
+    reveal.js when the slide comes near, so the tracks cannot be written into
+    the page: a script adds each slide's track (a WebVTT ``data:`` URI, in the
+    slides' order) to its video as the video appears.
+    """
+    data = html.read_bytes()
+    end = data.rfind(b"</body>")
+    if end < 0:
+        raise RenderError(f"{html}: no </body> in the deck manim-slides wrote")
+    encoded = [None if c is None else base64.b64encode(c.encode()).decode("ascii") for c in captions]
+    script = (_CAPTIONS_SCRIPT % json.dumps(encoded)).encode()
+    html.write_bytes(data[:end] + script + data[end:])
 
 
 def last_frame_posters(pptx: Path, scratch: Path) -> None:

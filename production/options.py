@@ -30,6 +30,10 @@ class RenderError(RuntimeError):
     """A clip failed to render; the message says which and where its log is."""
 
 
+class UsageError(ValueError):
+    """What was asked for cannot be done as asked: the message says what was wrong and what to do."""
+
+
 @dataclass(frozen=True)
 class RenderOptions:
     """How to render: manim quality letter, container format, alpha channel."""
@@ -40,11 +44,11 @@ class RenderOptions:
 
     def __post_init__(self) -> None:
         if self.quality not in QUALITIES:
-            raise ValueError(f"quality must be one of {', '.join(QUALITIES)}, got {self.quality!r}")
+            raise UsageError(f"quality must be one of {', '.join(QUALITIES)}, got {self.quality!r}")
         if self.fmt not in FORMATS:
-            raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {self.fmt!r}")
+            raise UsageError(f"format must be one of {', '.join(FORMATS)}, got {self.fmt!r}")
         if self.transparent and self.fmt != "webm":
-            raise ValueError(
+            raise UsageError(
                 f"--transparent needs --format webm (got --format {self.fmt}: it has no alpha channel)"
             )
 
@@ -78,9 +82,9 @@ def check_shards_option(shards: int | None, options: RenderOptions) -> None:
     if shards is None:
         return
     if shards < 1:
-        raise ValueError(f"--shards must be >= 1, got {shards}")
+        raise UsageError(f"--shards must be >= 1, got {shards}")
     if shards > 1 and options.fmt == "gif":
-        raise ValueError(
+        raise UsageError(
             f"--shards {shards} needs --format mp4 or webm: a gif's palette is made from the whole "
             "clip, so it cannot be joined from parts; use --shards 1"
         )

@@ -43,7 +43,7 @@ from production.inputs import clip_inputs_hash
 from production.jobs import ShardJob, render_shard
 from production.lock import media_lock
 from production.media import probe, save_last_frame
-from production.options import REPO, RenderError, RenderOptions
+from production.options import REPO, RenderError, RenderOptions, UsageError
 from production.planning import plan
 from production.soundtrack import add_voice
 
@@ -102,7 +102,7 @@ def preview_beats(
 ) -> list[BeatPreview]:
     """Render ``beats`` of ``clip`` (ids or slugs; none: every beat) into ``media/preview/<Scene>/``."""
     if options.fmt != "mp4" or options.transparent:
-        raise ValueError("a preview is an mp4 with its voice: leave out --format and --transparent")
+        raise UsageError("a preview is an mp4 with its voice: leave out --format and --transparent")
     folder = media_dir / "preview" / clip.scene
     manim_run.check_latex()
     manim_run.ensure_writable(folder)
@@ -155,7 +155,7 @@ def _resolve(clip: Clip, name: str, beats: Iterable[str]) -> str:
     found = _matching(name, beats)
     if found is None:
         known = ", ".join(b.split(".", 1)[1] for b in beats)
-        raise ValueError(f"{clip.scene} has no beat {name!r}; its beats: {known}")
+        raise UsageError(f"{clip.scene} has no beat {name!r}; its beats: {known}")
     return found
 
 

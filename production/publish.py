@@ -9,7 +9,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from importlib.metadata import version
 from pathlib import Path
@@ -19,17 +20,27 @@ import av
 import manim
 
 from atomic_files import write_text
+from lecture.clips import Clip
 from lecture.config import LectureConfig
-from narration.beats import BeatsRecord
+from narration.beats import Beat, BeatsRecord, Description
+from narration.cues import Cue
 from production.captions import chapters_vtt, clamp, parse_srt, shift, to_srt, to_vtt
+from production.described import DESCRIBED, describe_clip, descriptions_vtt
 from production.media import audio_format, concat_videos, probe, save_last_frame
 from production.options import RenderOptions, RenderResult
-from production.page import render_notes, render_page, write_storyboard
+from production.page import render_notes, render_page, render_transcript, write_storyboard
 from production.soundtrack import join_voices, mux_voice
 
-__all__ = ["publish_lecture", "LECTURE_STEM"]
+__all__ = ["publish_lecture", "LECTURE_STEM", "DESCRIBED_STEM"]
 
 LECTURE_STEM = "lecture"
+DESCRIBED_STEM = f"{LECTURE_STEM}-described"
+DESCRIBED_CHAPTERS = "chapters-described.vtt"
+
+
+def _chapter(clip: Clip) -> str:
+    """A chapter's title: the section's number and title (the title alone for the title section)."""
+    return clip.title if clip.section == "0" else f"{clip.section}. {clip.title}"
 
 
 def sha256(path: Path) -> str:
@@ -51,8 +62,14 @@ def _clip_entry(result: RenderResult, options: RenderOptions, digest: str) -> tu
     if result.rendered or not poster.exists() or poster.stat().st_mtime < result.video.stat().st_mtime:
         save_last_frame(result.video, poster)
     clip = result.clip
-    beats = BeatsRecord.read(result.beats).manifest() if result.beats else []
+    record = BeatsRecord.read(result.beats) if result.beats else None
+    beats = record.manifest() if record else []
     storyboard = write_storyboard(result.video, beats, info.duration, info.fps, force=result.rendered)
+    captions = {"srt": srt.name, "vtt": vtt.name}
+    if record is not None and any(b.description.needed for b in record.beats):
+        described = result.video.with_suffix(".descriptions.vtt")
+        write_text(described, descriptions_vtt(record))
+        captions["descriptions"] = described.name
     entry = {
         "scene": clip.scene,
         "section": clip.section,
@@ -62,7 +79,7 @@ def _clip_entry(result: RenderResult, options: RenderOptions, digest: str) -> tu
         "resolution": f"{info.width}x{info.height}",
         "fps": round(info.fps, 3),
         "duration": round(info.duration, 3),
-        "captions": {"srt": srt.name, "vtt": vtt.name},
+        "captions": captions,
         "poster": poster.name,
         "sha256": digest,
         "audio": probe_audio(result.video),
@@ -115,19 +132,75 @@ def transcript(title: str, clips: Sequence[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _described_clip(result: RenderResult, speak: Callable[[Beat], Description] | None) -> dict[str, Any]:
+    """The described clip of one published clip (made again only when the clip or its beats are newer)."""
+    assert result.beats is not None, f"bug: {result.clip.scene} was published without its beats"
+    stem = f"{result.video.stem}{DESCRIBED}"
+    video, beats_file = result.video.with_name(f"{stem}.mp4"), result.video.with_name(f"{stem}.beats.json")
+    newest = max(result.video.stat().st_mtime, result.beats.stat().st_mtime)
+    if video.exists() and beats_file.exists() and video.stat().st_mtime >= newest:
+        record = BeatsRecord.read(beats_file)
+    else:
+        source = BeatsRecord.read(result.beats)
+        count = sum(b.description.needed for b in source.beats)
+        print(f"describing {result.video.name}: {count} descriptions", file=sys.stderr, flush=True)
+        record = describe_clip(result.video, source, video, speak)
+        record.write(beats_file)
+    cues = clamp(record.cues(), probe(video).duration)
+    srt, vtt = video.with_name(f"{stem}.srt"), video.with_name(f"{stem}.vtt")
+    write_text(srt, to_srt(cues))
+    write_text(vtt, to_vtt(cues))
+    return {
+        "scene": result.clip.scene,
+        "file": video.name,
+        "duration": round(probe(video).duration, 3),
+        "captions": {"srt": srt.name, "vtt": vtt.name},
+        "beats": record.manifest(),
+        "cues": cues,
+    }
+
+
+def publish_described(
+    results: Sequence[RenderResult], out_dir: Path, speak: Callable[[Beat], Description] | None
+) -> dict[str, Any]:
+    """The audio-described clips and lecture (:mod:`production.described`); returns their manifest entry."""
+    clips = [_described_clip(r, speak) for r in results]
+    video = out_dir / f"{DESCRIBED_STEM}.mp4"
+    starts = join_lecture([out_dir / c["file"] for c in clips], video)
+    cues = [cue for s, c in zip(starts, clips, strict=True) for cue in shift(c.pop("cues"), s)]
+    write_text(out_dir / f"{DESCRIBED_STEM}.srt", to_srt(cues))
+    write_text(out_dir / f"{DESCRIBED_STEM}.vtt", to_vtt(cues))
+    ends = [s + c["duration"] for s, c in zip(starts, clips, strict=True)]
+    chapters = [(s, e, _chapter(r.clip)) for s, e, r in zip(starts, ends, results, strict=True)]
+    write_text(out_dir / DESCRIBED_CHAPTERS, chapters_vtt(chapters))
+    return {
+        "file": video.name,
+        "duration": round(probe(video).duration, 3),
+        "captions": {"srt": f"{DESCRIBED_STEM}.srt", "vtt": f"{DESCRIBED_STEM}.vtt"},
+        "chapters": DESCRIBED_CHAPTERS,
+        "sha256": sha256(video),
+        "clips": [{**c, "start": round(s, 6)} for c, s in zip(clips, starts, strict=True)],
+    }
+
+
 def publish_lecture(
     results: Sequence[RenderResult],
     options: RenderOptions,
     out_dir: Path,
     title: str,
     config: LectureConfig | None = None,
+    described: Callable[[Beat], Description] | bool = False,
 ) -> Path:
-    """Write captions, posters, storyboards, the joined lecture, chapters, manifest and both pages.
+    """Write captions, posters, storyboards, the joined lecture, chapters, manifest and the pages.
 
-    The pages are ``index.html`` (the players) and ``notes.html`` (the lecture notes).
+    The pages are ``index.html`` (the players), ``notes.html`` (the lecture
+    notes) and ``transcript.html`` (the descriptive transcript).
 
     ``config`` is the lecture file the clips were rendered from: the page's
-    Explore figures show its data (the defaults when None).
+    Explore figures show its data (the defaults when None). ``described``
+    also writes the audio-described clips and lecture (``True``, or the
+    function that voices a description whose sound is not on this machine:
+    :func:`production.described.speaker`).
     """
     video = out_dir / f"{LECTURE_STEM}.{options.fmt}"
     manifest_path = out_dir / "manifest.json"
@@ -148,10 +221,17 @@ def publish_lecture(
     lecture_cues = [cue for s, cues in zip(starts, cue_lists, strict=True) for cue in shift(cues, s)]
     write_text(out_dir / f"{LECTURE_STEM}.srt", to_srt(lecture_cues))
     write_text(out_dir / f"{LECTURE_STEM}.vtt", to_vtt(lecture_cues))
-    chapters = [
-        (s, e, f"{c['section']}. {c['title']}" if c["section"] != "0" else c["title"])
-        for s, e, c in zip(starts, ends, entries, strict=True)
+    lecture_captions = {"srt": f"{LECTURE_STEM}.srt", "vtt": f"{LECTURE_STEM}.vtt"}
+    described_cues = [
+        Cue(round(s + b["start"], 3), round(s + b["end"], 3), b["description"])
+        for s, e in zip(starts, entries, strict=True)
+        for b in e["beats"]
+        if b["description"] and not b["said"]
     ]
+    if described_cues:
+        write_text(out_dir / f"{LECTURE_STEM}.descriptions.vtt", to_vtt(described_cues))
+        lecture_captions["descriptions"] = f"{LECTURE_STEM}.descriptions.vtt"
+    chapters = [(s, e, _chapter(r.clip)) for s, e, r in zip(starts, ends, results, strict=True)]
     write_text(out_dir / "chapters.vtt", chapters_vtt(chapters))
     clips_entries = [{**e, "start": round(s, 6)} for e, s in zip(entries, starts, strict=True)]
     manifest = {
@@ -162,15 +242,18 @@ def publish_lecture(
         "lecture": {
             "file": video.name,
             "duration": round(probe(video).duration, 3),
-            "captions": {"srt": f"{LECTURE_STEM}.srt", "vtt": f"{LECTURE_STEM}.vtt"},
+            "captions": lecture_captions,
             "chapters": "chapters.vtt",
             "sha256": sha256(video),
         },
         "clips": clips_entries,
     }
+    if described:
+        manifest["described"] = publish_described(results, out_dir, None if described is True else described)
     write_text(manifest_path, json.dumps(manifest, indent=2) + "\n")
     write_text(out_dir / "transcript.md", transcript(title, clips_entries))
     write_text(out_dir / "index.html", render_page(manifest, out_dir, config))
     # the notes' equations are typeset in the TeX cache the renders share (media/Tex)
     write_text(out_dir / "notes.html", render_notes(manifest, out_dir.parent.parent / "Tex", config))
+    write_text(out_dir / "transcript.html", render_transcript(manifest))
     return out_dir / "index.html"

@@ -86,19 +86,28 @@ def narration_script(
     plans: PlanStore | None = None,
     before_dry_run: Callable[[], None] | None = None,
 ) -> str:
-    """Markdown: per scene, its beats with ids and text, and where a recording of each goes."""
+    """Markdown: per scene, its beats with ids, text and description, and where a recording of each goes."""
     lines = [f"# {config.title}: narration script", ""]
     lines += [
         "Record each beat as a WAV file at the path under it (relative to the narration folder,",
         f"`{_shown(config.narration)}`). A recording replaces the draft voice for that beat and the",
-        "scene re-times to it.",
+        "scene re-times to it. *Shows:* is the beat's audio description, spoken after it in the",
+        "described lecture; record it as `<beat id>.description.wav` beside the beat's.",
         "",
     ]
     for clip in config.clips:
         lines += [f"## {clip.section}. {clip.title} ({clip.scene})", ""]
         for beat in scene_beats(clip, config, plans, before_dry_run):
-            lines += [f"### {beat.id}", "", beat.text, "", f"`{clip.scene}/{beat.id}.wav`", ""]
+            lines += [f"### {beat.id}", "", beat.text, "", _shows(beat), ""]
+            lines += [f"`{clip.scene}/{beat.id}.wav`", ""]
     return "\n".join(lines)
+
+
+def _shows(beat: Beat) -> str:
+    """The beat's audio description as the script prints it (what a described build speaks after it)."""
+    if beat.description.said:
+        return "*Shows:* what the narration says."
+    return f"*Shows:* {beat.description.text or '(no description yet)'}"
 
 
 def _shown(folder: Path) -> str:

@@ -17,11 +17,22 @@ from lecture.clips import LECTURE
 from lecture.config import apply_overrides
 from lecture.questions import Question
 from lecture.settings import SceneSettings
-from narration.beats import Beat, BeatsRecord
+from narration.beats import Beat, BeatsRecord, Description
 from narration.cues import Cue
 from narration.narrator import BREATH, Narrator, Spoken
+from scenes.onscreen import visible_equations
 
-__all__ = ["LectureScene", "live_parts"]
+__all__ = ["LectureScene", "live_parts", "SAID", "Said"]
+
+
+class Said:
+    """The mark of a beat whose narration already describes its picture (``beat(..., shows=SAID)``)."""
+
+    def __repr__(self) -> str:
+        return "SAID"
+
+
+SAID = Said()
 
 
 def live_parts(mob: Mobject) -> tuple[list[Mobject], list[Mobject]]:
@@ -84,8 +95,15 @@ class LectureScene(Scene):
         return next(k.__name__ for k in cls.__mro__ if "construct" in vars(k) or k is LectureScene)
 
     @contextmanager
-    def beat(self, slug: str, text: str) -> Iterator[Spoken]:
+    def beat(self, slug: str, text: str, shows: str | Said | None = None) -> Iterator[Spoken]:
         """One beat of the storyboard: its narration is spoken while the body animates.
+
+        ``shows`` is the beat's audio description: what its picture shows that
+        ``text`` does not say, in words a listener follows, numbers taken from
+        the same values the screen shows. :data:`SAID` marks a beat whose
+        narration describes its picture already. A described build speaks the
+        description after the beat while the picture holds
+        (:mod:`production.described`); ``script`` prints it.
 
         The beat lasts at least as long as its narration plus a breath: when
         the body's animations are shorter, the last frame is held. The body
@@ -104,14 +122,18 @@ class LectureScene(Scene):
         self.speech_ends = start + spoken.duration
         for cue in spoken.cues:
             self.add_subcaption(cue.text, duration=cue.duration, offset=cue.start)
+        self.beat_equations: list[str] = []
         yield spoken
         self.check_live(beat_id)
         self.hold(start + spoken.duration + BREATH - self.renderer.time)
-        self.record_beat(spoken, start)
+        self.note_equations()
+        self.record_beat(spoken, start, self.describe(beat_id, shows))
         self.beat_spans.append((beat_id, first, self.renderer.num_plays - 1))
         self.state_wanted = True  # so does the next animation, in a beat or not
 
-    def pause_and_predict(self, question: Question, answer: Callable[[Spoken], None]) -> None:
+    def pause_and_predict(
+        self, question: Question, answer: Callable[[Spoken], None], shows: str | Said = SAID
+    ) -> None:
         """Ask ``question`` over the dimmed picture, hold for the viewer to think, then ``answer`` shows it.
 
         Two beats: ``predict`` speaks the question and holds
@@ -120,14 +142,37 @@ class LectureScene(Scene):
         ``answer``, the scene's animation that proves the answer while it is
         spoken. The question is the section's first check-yourself question
         (:mod:`lecture.questions`), the same one the notes and the page ask.
+        The card shows the spoken question; ``shows`` describes the answer's picture.
         """
         curtain, card = Curtain(), predict_card(question.spoken.split(": ", 1)[-1])
-        with self.beat("predict", question.spoken):
+        with self.beat("predict", question.spoken, shows=SAID):
             self.play(FadeIn(curtain), FadeIn(card, shift=0.2 * UP), run_time=0.8)
             self.hold(self.speech_left() + THINK_SECONDS)
-        with self.beat("predict-answer", question.spoken_answer) as spoken:
+        with self.beat("predict-answer", question.spoken_answer, shows=shows) as spoken:
             self.play(FadeOut(curtain), FadeOut(card), run_time=0.6)
             answer(spoken)
+
+    def describe(self, beat_id: str, shows: str | Said | None) -> Description:
+        """The beat's audio description, spoken (or timed) by the scene's voice; empty when there is none."""
+        if isinstance(shows, Said):
+            return Description(said=True)
+        if not shows:
+            return Description()
+        spoken = self.narrator.speak(f"{beat_id}.description", " ".join(shows.split()))
+        audio = tuple((str(path), round(offset, 3)) for path, offset in spoken.audio)
+        cues = tuple(_in_clip_time(cue, 0.0) for cue in spoken.cues)
+        return Description(spoken.text, False, round(spoken.duration, 3), audio, cues)
+
+    def play(self, *args: Any, **kwargs: Any) -> None:
+        """Play, then note the equations on screen (the descriptive transcript lists each beat's)."""
+        super().play(*args, **kwargs)
+        self.note_equations()
+
+    def note_equations(self) -> None:
+        """Add the equations now on screen to the current beat's, in the order they first appear."""
+        seen = getattr(self, "beat_equations", None)
+        if seen is not None:
+            seen += [tex for tex in visible_equations(self) if tex not in seen]
 
     def speech_left(self) -> float:
         """Seconds of the current beat's narration still to come (0 once it has been spoken)."""
@@ -167,8 +212,8 @@ class LectureScene(Scene):
         self.hold(max(self.speech_left(), theme.TITLE_CARD_SECONDS - 1.0))
         self.play(FadeOut(card), run_time=0.4)
 
-    def record_beat(self, spoken: Spoken, start: float) -> None:
-        """Note the beat's times, voice and sound; play its sound when manim itself writes the video."""
+    def record_beat(self, spoken: Spoken, start: float, description: Description | None = None) -> None:
+        """Note the beat's times, voice, sound, description and equations (its sound plays under manim)."""
         self.beats.append(
             Beat(
                 id=spoken.beat_id,
@@ -180,6 +225,8 @@ class LectureScene(Scene):
                 audio=tuple((str(path), round(start + offset, 3)) for path, offset in spoken.audio),
                 cues=tuple(_in_clip_time(cue, start) for cue in spoken.cues),
                 warning=spoken.warning,
+                description=description or Description(),
+                equations=tuple(self.beat_equations),
             )
         )
         if self.settings.beats_out is None:  # plain manim CLI: manim mixes the voice in

@@ -29,7 +29,7 @@ from manim import (
 from drawing import theme
 from drawing.widgets import fit_width, label, math, wrapped
 from lecture.clips import LECTURE
-from scenes.base import LectureScene
+from scenes.base import SAID, LectureScene
 
 __all__ = ["LectureTitle"]
 
@@ -39,6 +39,9 @@ SENTENCES = (
     (("she", "sat", "on", "the", "river", "bank"), "river", "a riverside"),
     (("the", "bank", "raised", "rates"), "rates", "a lender"),
 )
+OUTLINE_WORDS = 25
+"""Words the outline's description may take to name the sections between the first and last (the one
+description allowed past 15 words: a listener has no other way to learn the lecture's plan)."""
 # How much "bank" might draw on each word of the first sentence: drawn by hand, and labelled so.
 ILLUSTRATIVE_MIX = (0.04, 0.08, 0.04, 0.04, 0.6, 0.2)
 
@@ -52,18 +55,20 @@ class LectureTitle(LectureScene):
 
     def construct(self) -> None:
         """Storyboard: title, a word that needs its context, the formula, where q, k, v come from, outline."""
-        with self.beat("title", f"Welcome to {self.lecture_title}: {self.subtitle}."):
+        with self.beat("title", f"Welcome to {self.lecture_title}: {self.subtitle}.", shows=SAID):
             self.show_heading()
         with self.beat(
             "bank",
             'The word bank means a riverside in "she sat on the river bank", '
             'but a lender in "the bank raised rates".',
+            shows=self.sentences_description(),
         ):
             self.show_sentences()
         with self.beat(
             "mix",
             "Attention lets each word take a weighted mix of all the words, "
             "its weights computed from what the words say, not fixed for each slot.",
+            shows=self.mix_description(),
         ):
             self.show_mix()
         self.formula = self.build_formula()
@@ -71,6 +76,7 @@ class LectureTitle(LectureScene):
             "weighted-sum",
             "For one query, q, standing for the current word, attention returns a weighted sum of "
             "values, v i, one per word.",
+            shows="Written: attention of q, K, V equals the sum of alpha i times v i.",
         ):
             self.play(FadeOut(self.sentences, shift=0.3 * UP), run_time=0.6)
             self.play(Write(self.formula[0]), run_time=2.0)
@@ -78,21 +84,24 @@ class LectureTitle(LectureScene):
             "weights",
             "Each weight, alpha i, grows exponentially with the dot product of q and a key, k i, "
             "divided by a temperature, tau.",
+            shows=SAID,  # the narration reads the formula for alpha i, symbol by symbol
         ):
             self.play(Write(self.formula[1]), run_time=min(max(self.speech_left() - 2.0, 2.5), 5.0))
         with self.beat(
             "projections",
             "Where do q, k and v come from? Each is a learned projection of a token's embedding, x, "
             "the vector standing for it.",
+            shows="q equals W Q x; k i, v i likewise use W K, W V.",
         ):
             self.show_projections()
         with self.beat(
             "temperature",
             "Transformers set the temperature, tau, to the square root of d k, "
             "the number of entries in each key.",
+            shows=SAID,  # the rule and its gloss are the narration's words; the box only points at tau
         ):
             self.show_temperature()
-        with self.beat("outline", self.outline_narration()):
+        with self.beat("outline", self.outline_narration(), shows=self.outline_description()):
             self.play(FadeOut(self.origins), run_time=0.6)
             self.show_outline()
 
@@ -134,6 +143,18 @@ class LectureTitle(LectureScene):
         self.play(
             FadeIn(note), Circumscribe(row[SENTENCES[0][0].index("river")], color=theme.QUERY), run_time=1.5
         )
+
+    def sentences_description(self) -> str:
+        """What the sentences beat shows beyond its words: which word in each settles "bank"."""
+        cues = " and ".join(cue for _words, cue, _meaning in SENTENCES)
+        return f"Both sentences appear, bank highlighted; {cues} marked as the deciding words."
+
+    def mix_description(self) -> str:
+        """The arcs of the mix beat, thickest to the word of largest (hand-drawn) weight, and the note."""
+        words, cue, _meaning = SENTENCES[0]
+        thickest = words[int(np.argmax(ILLUSTRATIVE_MIX))]
+        boxed = "" if thickest == cue else f", {cue} boxed"
+        return f"Arcs link bank to each word, thickest to {thickest}{boxed}; note: weights drawn by hand."
 
     # --- where q, k and v come from, and tau ---------------------------------------
     def show_projections(self) -> None:
@@ -221,6 +242,16 @@ class LectureTitle(LectureScene):
         if len(titles) == 1:
             return f"We will look at one part of it: {titles[0]}."
         return f"We will build it up in {len(titles)} steps, from {titles[0]} to {titles[-1]}."
+
+    def outline_description(self) -> str:
+        """What the outline shows beyond its narration: the sections between, if they fit in a description."""
+        titles = [lower_first(line.split("  ", 1)[-1]).replace(": ", ", ") for line in self.outline]
+        if not titles:
+            return "The formula stays alone at the top."
+        between = f"In between: {'; '.join(titles[1:-1])}."
+        if len(titles) >= 3 and len(between.split()) <= OUTLINE_WORDS:  # each word holds the picture still
+            return between
+        return "The section titles appear one by one under the formula."
 
 
 def lower_first(title: str) -> str:

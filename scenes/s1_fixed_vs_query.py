@@ -49,7 +49,7 @@ from drawing.stage import aim, regroup
 from drawing.widgets import BarPanel, fit_width, label, math
 from lecture.questions import questions_for
 from narration.narrator import Spoken
-from scenes.base import LectureScene
+from scenes.base import SAID, LectureScene
 
 __all__ = ["FixedVsQueryWeights"]
 
@@ -85,24 +85,27 @@ class FixedVsQueryWeights(LectureScene):
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""
         self.compute()
-        with self.beat("title", "Section one. Fixed and query-dependent weights."):
+        with self.beat("title", "Section one. Fixed and query-dependent weights.", shows=SAID):
             self.title_card()
         self.build_figures()
         with self.beat(
             "mean",
             f"Here are {self.x.size} noisy points. Were they a constant plus Gaussian noise, their mean "
             "would be a sufficient statistic, keeping all they say about it.",
+            shows="The dots trace a sine wave; heading: Mean, fixed weights.",
         ):
             self.present(0)
         with self.beat(
             "mean-flat",
             "The mean weighs each of the N points the same, one over N, so it predicts a flat line.",
+            shows=self.mean_line_description(),
         ):
             self.predict(0)
         with self.beat(
             "kernel",
             "Kernel regression weighs each point by its similarity to the query, the input we predict at: "
-            "here a Gaussian bump.",
+            "here a Gaussian of their distance.",
+            shows=f"{self.curve_phrase(1).capitalize()}.",
         ):
             self.present(1)
             self.predict(1)
@@ -110,17 +113,22 @@ class FixedVsQueryWeights(LectureScene):
             "attention",
             "Attention does the same with a learned similarity: e to a dot product of learned projections "
             "of the features x, x squared and one.",
+            shows=f"{self.curve_phrase(2).capitalize()}.",
         ):
             self.present(2)
             self.predict(2)
         with self.beat(
             "query-arrives",
             "A query, q, arrives in orange. The yellow bars are each method's weights on the points.",
+            shows=f"Query at {where(self.query_path[0])}; attention's weight lies "
+            f"{self.weight_phrase(2, self.query_path[0])}.",
         ):
             self.show_weights()
         self.move_query()
         self.compare_fits()
-        self.pause_and_predict(questions_for(self.script_name())[0], self.query_moves_right)
+        self.pause_and_predict(
+            questions_for(self.script_name())[0], self.query_moves_right, shows=self.answer_description()
+        )
 
     def compute(self) -> None:
         """The data, the fitted similarity, the best bandwidth and both methods' errors, from attnmath."""
@@ -140,6 +148,50 @@ class FixedVsQueryWeights(LectureScene):
         kernel = kernel_weights(q, self.x, self.bandwidth)
         attention = self.fit.weights(q, self.x)
         return [uniform, kernel, attention]
+
+    # --- what the pictures show, in words, for the audio description --------------
+    def mean_line_description(self) -> str:
+        """The mean's flat line and where the dots lie against it."""
+        level = float(self.y.mean())
+        left, right = self.y[self.x < 0.5], self.y[self.x >= 0.5]
+        line = "The line sits at the dots' average"
+        if left.size and right.size and (left > level).all() and (right < level).all():
+            return f"{line}: left-half dots all above it, right-half all below."
+        if left.size and right.size and (left > level).mean() >= 0.75 and (right < level).mean() >= 0.75:
+            return f"{line}: most left-half dots above it, most right-half below."
+        return f"{line}, with dots above and below it."
+
+    def curve_phrase(self, k: int) -> str:
+        """Method ``k``'s prediction in words: flat steps where one point takes nearly all the weight."""
+        stepped = float((self.weights(self.grid)[k].max(axis=1) > 0.9).mean()) > 0.5
+        return "a staircase follows the dots" if stepped else "a smooth curve follows the dots"
+
+    def weight_phrase(self, k: int, q: float) -> str:
+        """Where method ``k`` puts its weight at query ``q``: on the nearest point, or spread."""
+        w = self.weights(np.array([q]))[k][0]
+        top = int(np.argmax(w))
+        nearest = np.argsort(np.abs(self.x - q))
+        rank = nearest.tolist().index(top)  # 0: the point nearest the query
+        target = ("the nearest point", "the second-nearest point")[rank] if rank < 2 else "one point"
+        if w[top] > 0.8:
+            return f"almost all on {target}"
+        if w[top] > 0.5:
+            return f"mostly on {target}"
+        return "spread over nearby points" if rank < 2 else "spread over several points"
+
+    def follow_description(self) -> str:
+        """How kernel and attention, side by side, spread their weight where the query stops."""
+        q = self.query_path[2]
+        return f"Kernel's weight: {self.weight_phrase(1, q)}; attention's: {self.weight_phrase(2, q)}."
+
+    def answer_description(self) -> str:
+        """The answer's sweep, right and back; the peaks only when they fail to follow, as the voice says."""
+        here, there = float(self.q.get_value()), self.query_path[1]
+        nearest = [set(np.argsort(np.abs(self.x - q))[:2].tolist()) for q in (here, there)]
+        peaks = [np.argmax(self.weights(np.array([here, there]))[k], axis=1) for k in (1, 2)]
+        under = all(int(p[j]) in nearest[j] for p in peaks for j in range(2))
+        sweep = f"The query sweeps to {where(there)} and back"
+        return f"{sweep}." if under else f"{sweep}; the weight peaks do not always follow."
 
     # --- figures, and the words that go with them where they stand ---------------
     def build_figures(self) -> None:
@@ -321,12 +373,18 @@ class FixedVsQueryWeights(LectureScene):
 
     def move_query(self) -> None:
         """The mean alone while the query crosses, then kernel and attention side by side on the way back."""
-        with self.beat("mean-ignores-q", "As the query moves, the mean's weights never change."):
+        n = self.x.size
+        with self.beat(
+            "mean-ignores-q",
+            "As the query moves, the mean's weights never change.",
+            shows=f"The query sweeps to {where(self.query_path[1])}; all {n} bars stay at 1 over {n}.",
+        ):
             self.rearrange({0: ("big", BIG), 1: ("thumb", THUMBS[0]), 2: ("thumb", THUMBS[1])})
             self.sweep_to(self.q, self.query_path[1], min(max(self.speech_left(), 4.0), 7.0))
         with self.beat(
             "weights-follow-q",
             "Kernel and attention weights follow the query: each query point gets its own weighted summary.",
+            shows=self.follow_description(),
         ):
             self.rearrange({1: ("pair", PAIR[0]), 2: ("pair", PAIR[1])})
             self.sweep_to(self.q, self.query_path[2], min(max(self.speech_left(), 4.0), 7.0))
@@ -345,6 +403,7 @@ class FixedVsQueryWeights(LectureScene):
             "fitted",
             f"Both tuned on these {self.x.size} points, each predicted from the rest: the learned one "
             f"should not lose, holding every Gaussian; here {a_loo} to {g_loo}.",
+            shows=SAID,  # both errors are spoken; the rules only flash
         ):
             for rule in (self.words[k][0][1] for k in (1, 2)):  # colour only: grown, it leaves the frame
                 self.play(Indicate(rule, scale_factor=1.0), run_time=1.2)
@@ -353,15 +412,21 @@ class FixedVsQueryWeights(LectureScene):
             "held-out",
             f"On {self.n_fresh} fresh points neither was fitted on, the Gaussian's error is {g_new}, "
             f"and the learned similarity's {a_new}.",
+            shows=f"Faint dots, the fresh points, fill both plots around the original {self.x.size}.",
         ):
             self.show_fresh_points()
             self.show_errors(f"error on {self.n_fresh} fresh points", self.held_out)
-        with self.beat("overfit", self.overfit_narration()):
+        with self.beat(
+            "overfit",
+            self.overfit_narration(),
+            shows=SAID,  # attention's curve only flashes as the voice names the learned similarity
+        ):
             self.play(Indicate(self.figures[2][0][2], color=theme.WARNING, scale_factor=1.0), run_time=2.0)
         with self.beat(
             "when-learned-wins",
             "Learned similarity tends to pay off with more data, and where no fixed kernel knows "
             "which inputs are alike.",
+            shows=SAID,  # the note that replaces the errors repeats the narration's words
         ) as spoken:
             self.until_said(spoken, "fixed kernel")
             self.show_errors_note("learned: tends to win with more data")
@@ -414,6 +479,19 @@ class FixedVsQueryWeights(LectureScene):
             for k in (1, 2)
         ]
         self.play(*(FadeIn(c.set_z_index(-1)) for c in clouds), run_time=1.0)
+
+
+def where(q: float) -> str:
+    """Where on the input axis, 0 to 1, the query stands, in words."""
+    if q < 0.2:
+        return "the far left"
+    if q < 0.45:
+        return "left of centre"
+    if q <= 0.55:
+        return "the centre"
+    if q <= 0.8:
+        return "right of centre"
+    return "the far right"
 
 
 def sig2(value: float) -> str:

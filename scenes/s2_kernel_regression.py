@@ -38,7 +38,7 @@ from drawing.plots import axis_labels, curve, quiet_axes, redraw_curve, scatter,
 from drawing.widgets import BarPanel, LabelSwitch, Readout, label, math
 from lecture.questions import questions_for
 from narration.narrator import Spoken
-from scenes.base import LectureScene
+from scenes.base import SAID, LectureScene
 
 __all__ = ["KernelRegressionCollapse"]
 
@@ -56,6 +56,7 @@ REGIME_TEXT = {
     "intermediate": "neighbours averaged",
     "uniform": "all equal: the mean",
 }
+SHOWN_WEIGHT = 0.01  # a weight bar lower than this is too thin to see
 # "q" is safe here: no TeX command in this scene's formulas contains the letter.
 ROLE_TEX = {"y_i": theme.VALUE, "x_i": theme.KEY, "x_j": theme.KEY, "q": theme.QUERY}
 
@@ -74,24 +75,32 @@ class KernelRegressionCollapse(LectureScene):
         """Storyboard of the section: one beat per idea, each with its narration."""
         self.compute()
         n = self.x.size
-        with self.beat("title", "Section two. Attention as Nadaraya-Watson kernel regression."):
+        with self.beat("title", "Section two. Attention as Nadaraya-Watson kernel regression.", shows=SAID):
             self.title_card()
-        with self.beat("data", f"Here are {n} noisy samples of a smooth curve."):
+        with self.beat(
+            "data",
+            f"Here are {n} noisy samples of a smooth curve.",
+            shows=f"Dots span input x from {X_TICKS[0]} to {X_TICKS[-1]} in one wave: up, then down.",
+        ):
             self.show_data()
         with self.beat(
             "estimate",
             "The white curve is the Nadaraya-Watson estimate: at each input, an average of the y values "
             "weighted by a kernel.",
+            shows="Formula: f hat of q equals sum K times y i, over sum K.",
         ):
             self.show_estimate()
         with self.beat(
             "query-kernel",
             "Fix a query, q, in orange. The purple kernel, a bump centred on q, sets each sample's weight: "
             "the yellow bars.",
+            shows=f"A weight bar stands under each sample; {self.visible_bars(self.best)}.",
         ):
             self.show_kernel()
         with self.beat(
-            "bandwidth", "The bump's width is the bandwidth, sigma. Now push it to both extremes."
+            "bandwidth",
+            "The bump's width is the bandwidth, sigma. Now push it to both extremes.",
+            shows=f"The formula fades; a readout shows sigma {self.sigmas[self.best]:.3f}.",
         ):
             self.play(FadeOut(self.equation), run_time=0.6)
             self.introduce_readout(0)
@@ -100,10 +109,16 @@ class KernelRegressionCollapse(LectureScene):
             "leave-one-out",
             "Predicting each sample from the others, the error is lowest in between: "
             "the bias-variance trade-off, fidelity against stability.",
+            shows="Leave-one-out error against sigma; a dot slides to its dip, "
+            f"{self.sigmas[self.best]:.3f}; the fit smooths.",
         ):
             self.show_loo_panel()
         self.show_softmax_identity()
-        self.pause_and_predict(questions_for(self.script_name())[0], self.widest_bandwidth)
+        self.pause_and_predict(
+            questions_for(self.script_name())[0],
+            self.widest_bandwidth,
+            shows="The curve flattens; then sigma slides back to the error dip and the fit returns.",
+        )
 
     def compute(self) -> None:
         """Every number the scene shows, for a whole grid of bandwidths, in vectorised calls."""
@@ -116,6 +131,13 @@ class KernelRegressionCollapse(LectureScene):
         self.profiles = kernel_profile(self.xs, self.query, self.sigmas)  # (B, 240)
         self.loo = loo_cv_error(self.x, self.y, self.sigmas)  # (B,)
         self.best = int(np.argmin(self.loo))
+
+    def visible_bars(self, i: int) -> str:
+        """Which weight bars of grid row ``i`` can be seen, in words (weights fall with distance from q)."""
+        shown = int(np.sum(self.w[i] > SHOWN_WEIGHT))
+        if shown == self.x.size:
+            return "all show"
+        return f"only the {'one' if shown == 1 else shown} nearest q {'shows' if shown == 1 else 'show'}"
 
     def index(self) -> int:
         """Grid index nearest the tracker's bandwidth (every frame shows a computed grid row)."""
@@ -259,6 +281,8 @@ class KernelRegressionCollapse(LectureScene):
             "tiny-bandwidth",
             "Shrink it. The entropy, how spread out the weights are, falls near zero: "
             "the nearest sample takes all the weight.",
+            shows=f"Sigma falls to {self.sigmas[0]:.3f}; the bump becomes a spike; the nearest bar reaches "
+            f"{self.w[0].max():.2f}.",
         ):
             self.join_live(self.readouts[1], self.regime)
             self.sweep_to(
@@ -268,12 +292,15 @@ class KernelRegressionCollapse(LectureScene):
             "steps",
             "The estimate copies the nearest sample, a jagged step function: low bias, but high variance, "
             "since it follows the noise.",
+            shows=SAID,  # the flash marks the estimate the words call a step function copying each sample
         ):
             self.play(Indicate(self.estimate, color=theme.WARNING, scale_factor=1.0), run_time=2.0)
         with self.beat(
             "huge-bandwidth",
             "Now widen it. k effective, e to the entropy, is the effective number of samples averaged; "
             f"it nears {self.x.size}.",
+            shows=f"Sigma climbs to {self.sigmas[-1]:.3f}; all {self.x.size} bars level off at "
+            f"{self.w[-1].mean():.2f}; H reads {self.h[-1]:.2f}.",
         ):
             self.introduce_readout(2)
             self.sweep_to(
@@ -283,6 +310,7 @@ class KernelRegressionCollapse(LectureScene):
             "flat",
             "The estimate flattens toward the global mean: low variance, but high bias, "
             "since it misses the curve.",
+            shows=SAID,  # the flash marks the flat estimate; its label, all equal: the mean, is what is said
         ):
             self.play(Indicate(self.estimate, color=theme.WARNING, scale_factor=1.0), run_time=2.0)
 
@@ -302,6 +330,7 @@ class KernelRegressionCollapse(LectureScene):
             "softmax-form",
             "Now write the Gaussian weights as a softmax, exponentials divided by their sum, "
             "of minus the squared distance over two sigma squared.",
+            shows=SAID,  # the formula written is the one spoken; the readouts leave to make room
         ):
             self.stop_live(self.live)
             self.play(FadeOut(self.readouts), FadeOut(self.regime), run_time=0.8)
@@ -310,6 +339,7 @@ class KernelRegressionCollapse(LectureScene):
             "expand",
             "Expand the square: a dot-product score, q times x i over sigma squared, plus a key-only term. "
             "The q-only term cancels.",
+            shows="A second line; its key-only term: minus x i squared over 2 sigma squared.",
         ):
             self.play(FadeIn(identity[1], shift=0.2 * DOWN), run_time=1.5)
             self.hold(self.speech_left() - 6.0)
@@ -318,9 +348,10 @@ class KernelRegressionCollapse(LectureScene):
             "attention",
             "So these yellow weights are attention weights: dot-product scores at temperature sigma squared, "
             "plus an offset from each key alone.",
+            shows=SAID,  # the ring points at "these yellow weights"; the visible bars were described before
         ):
             weights = self.w[self.index()]
-            shown = VGroup(*(bar for bar, w in zip(self.bars.bars, weights, strict=True) if w > 0.01))
+            shown = VGroup(*(bar for bar, w in zip(self.bars.bars, weights, strict=True) if w > SHOWN_WEIGHT))
             self.play(Circumscribe(shown, color=theme.WEIGHT), run_time=2.0)  # the bars, not the empty row
 
     def identity(self) -> VGroup:

@@ -37,7 +37,8 @@ from drawing.steps import EquationSteps, Mark
 from drawing.widgets import BarPanel, LabelSwitch, LogSlider, Readout, fit_width, label, math
 from lecture.questions import questions_for
 from narration.narrator import Spoken
-from scenes.base import LectureScene
+from scenes.base import SAID, LectureScene
+from scenes.onscreen import now_shows
 
 __all__ = ["TemperatureSweep"]
 
@@ -55,6 +56,20 @@ REGIME_TEXT = {
     "uniform": "uniform regime",
 }
 SUMMARY_TEXT = {"argmax": "argmax", "intermediate": "intermediate", "uniform": "uniform"}
+
+
+def spoken_items(indices: np.ndarray) -> str:
+    """Items by their on-screen numbers, for the ear: "6, 11 and 3"."""
+    names = [str(int(i) + 1) for i in indices]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def spoken_power(text: str) -> str:
+    """A number as ``f"{x:.0e}"`` prints it ("2e-10"), for the ear: "2 times 10 to the minus 10"."""
+    mantissa, exponent = text.split("e")
+    power = int(exponent)
+    return f"{mantissa} times 10 to the {'minus ' if power < 0 else ''}{abs(power)}"
+
 
 # Each step of the derivation: its TeX, one argument per term, and the terms its beat speaks about.
 STEPS: dict[str, tuple[list[str], tuple[Mark, ...]]] = {
@@ -118,33 +133,42 @@ class TemperatureSweep(LectureScene):
         """Storyboard of the section: one beat per idea, each with its narration."""
         self.s = np.asarray(self.scores, dtype=float)
         self.prior: np.ndarray | None = None
-        with self.beat("title", "Section three. Softmax is the entropy-regularised retrieval rule."):
+        n = self.s.size
+        with self.beat(
+            "title", "Section three. Softmax is the entropy-regularised retrieval rule.", shows=SAID
+        ):
             self.title_card()
         with self.beat(
             "scores",
             "Each score, s i, is the opening formula's q dot k i: how well the query matches stored item i.",
+            shows=f"{n} score bars, numbered 1 to {n}; "
+            f"tallest are items {spoken_items(np.argsort(-self.s)[:3])}.",
         ):
             self.show_scores()
         with self.beat(
             "retrieval",
             f"Retrieval turns these {self.s.size} scores into weights, a i, the opening's alpha i: "
             "non-negative, summing to one.",
+            shows=SAID,  # the constraint written above the bars is the sentence spoken
         ):
             self.show_constraint()
         self.derive()
+        checked, (optimum, gap) = self.at_tau(self.check_tau), self.optimiser_check()
         with self.beat(
             "weights",
             "Back to our items, weighted at the slider's temperature. "
             "An optimiser maximising J, told nothing of softmax, lands on them: hollow bars.",
+            shows=f"Tau reads {float(checked.taus[0]):.2f}; hollow bars off by {spoken_power(f'{gap:.0e}')}.",
         ) as spoken:
             self.show_weights()
             self.until_said(spoken, "An optimiser")
-            self.confirm_with_optimiser()
+            self.confirm_with_optimiser(optimum, gap)
         self.sweep_temperature()
         self.show_prior_coda()
         with self.beat(
             "summary",
             "One rule, three regimes: the temperature trades relevance against spread.",
+            shows=f"Three weight charts: {self.summary_captions()}.",
         ):
             self.show_summary()
 
@@ -153,41 +177,48 @@ class TemperatureSweep(LectureScene):
         with self.beat(
             "objective",
             "Softmax maximises this objective, J. Its first term, E a of s, is the average score under a.",
+            shows="J equals E a of s plus tau H of a, over distributions a.",
         ):
             self.show_objective()
         with self.beat(
             "entropy",
             "The second rewards spread: H, the entropy, is how spread out a is; "
             "tau, the temperature, sets its price.",
+            shows="Now boxed: tau H, written minus tau sum of a i log a i.",
         ):
             self.steps.mark((((4,), (8, 9)), "τ × entropy: how spread out a is", theme.TEMPERATURE))
         with self.beat(
             "lagrangian",
             "Take tau above zero. For the sum to one, add a Lagrange multiplier, lambda, "
             "times the sum of a i minus one.",
+            shows=SAID,  # L is J plus the multiplier term spoken; its gloss is the sum to one the words name
         ):
             self.steps.step(STEPS["lagrangian"][0], *STEPS["lagrangian"][1])
         with self.beat(
             "stationary",
             "At a maximum inside the simplex, each derivative is zero: "
             "s i, minus tau times log a i plus one, plus lambda.",
+            shows="The tau term is boxed: slope of the entropy term.",
         ):
             self.steps.step(STEPS["stationary"][0], *STEPS["stationary"][1])
         with self.beat(
             "positive",
             "And a i at least zero never binds: the entropy's slope, minus log a i minus one, "
             "is infinite at zero.",
+            shows=SAID,  # the limit spoken; its gloss repeats it, and the last beat's maximum inside
         ):
             self.steps.step(STEPS["positive"][0], *STEPS["positive"][1])
         with self.beat(
             "log",
             "Divide by tau: log a i is s i over tau, plus lambda over tau minus one, "
             "the same for every item.",
+            shows=SAID,  # the equation spoken; its boxed bracket is the constant the words name
         ):
             self.steps.step(STEPS["log"][0], *STEPS["log"][1])
         with self.beat(
             "softmax",
             "Exponentiate. Summing to one fixes the constant factor: that is exactly softmax of s over tau.",
+            shows="Boxed: e to the s i over tau, over its sum, the attention weights.",
         ) as spoken:
             self.steps.step(STEPS["softmax"][0], *STEPS["softmax"][1])
             self.until_said(spoken, "exactly")
@@ -196,6 +227,7 @@ class TemperatureSweep(LectureScene):
             "concave",
             "A maximum? Minus x log x has second derivative minus one over x: H is strictly concave, "
             "and so is J, with tau above zero.",
+            shows="Then J: sum a i s i, labelled linear, plus tau H, strictly concave.",
         ) as spoken:
             self.steps.step(STEPS["curvature"][0], *STEPS["curvature"][1])
             self.until_said(spoken, "and so is J")
@@ -204,12 +236,14 @@ class TemperatureSweep(LectureScene):
             "unique",
             "On the simplex, a concave function's stationary point is its maximum, and strict concavity "
             "allows one: softmax is the unique maximiser.",
+            shows=SAID,  # three lines of text, the sentence spoken; the last is boxed
         ):
             self.steps.step(self.uniqueness(), (((2,),), "", theme.WEIGHT))
         with self.beat(
             "optimum",
             "Put softmax back into J: the best value is tau times the log of the sum of e to the s i "
             "over tau.",
+            shows="J tau star, a log-sum-exp, nears the top score as tau goes to zero.",
         ):
             self.steps.step(STEPS["optimum"][0], *STEPS["optimum"][1])
 
@@ -349,10 +383,13 @@ class TemperatureSweep(LectureScene):
         """Largest objective the sweep reaches (sets the readout's reserved width)."""
         return float(np.max(temperature_sweep(self.s, [self.tau_range[1]]).objective))
 
-    def confirm_with_optimiser(self) -> None:
-        """Overlay scipy's numerical maximiser on the softmax: a check of the derivation, not its reason."""
+    def optimiser_check(self) -> tuple[np.ndarray, float]:
+        """Scipy's numerical maximiser at the check temperature, and its largest gap from the softmax."""
         optimum = solve_retrieval(self.s, self.check_tau, polish=False)  # the optimiser alone, no KKT step
-        gap = float(np.max(np.abs(optimum - softmax(self.s, self.check_tau))))
+        return optimum, float(np.max(np.abs(optimum - softmax(self.s, self.check_tau))))
+
+    def confirm_with_optimiser(self, optimum: np.ndarray, gap: float) -> None:
+        """Overlay scipy's numerical maximiser on the softmax: a check of the derivation, not its reason."""
         outline = self.weights.outlines(optimum)
         note = self.beside_slider(label(f"off by {gap:.0e}"))
         self.play(Create(outline), FadeIn(note), run_time=1.2)
@@ -373,11 +410,14 @@ class TemperatureSweep(LectureScene):
             f"k eff reaches {hot.effective_k[0]:.0f}, all N items, "
             f"and J grows like tau log N, here about {hot.objective[0]:.0f}.",
         }
+        shows = self.sweep_descriptions()
         readouts = {"argmax": (3, 4), "intermediate": (1, 2), "uniform": ()}
         for slug, tau, seconds in self.stops:
             if slug == "uniform":  # the viewer predicts the hot limit, and the answer sweeps there
-                self.pause_and_predict(questions_for(self.script_name())[0], self.heat_up)
-            with self.beat(slug, narration[slug]) as spoken:
+                self.pause_and_predict(
+                    questions_for(self.script_name())[0], self.heat_up, shows=shows["heat-up"]
+                )
+            with self.beat(slug, narration[slug], shows=shows[slug]) as spoken:
                 if readouts[slug]:
                     self.reveal(*readouts[slug])
                 if not np.isclose(self.log_tau.get_value(), np.log10(tau)):
@@ -388,6 +428,24 @@ class TemperatureSweep(LectureScene):
                         self.play(Circumscribe(self.readouts[k], color=theme.TEMPERATURE), run_time=1.2)
         self.regimes_on = False
         self.show_regime("")
+
+    def sweep_descriptions(self) -> dict[str, str]:
+        """What each stop of the sweep shows, and the hot answer's sweep, from the readouts' numbers."""
+        n = self.s.size
+        cold, warm, hot = (self.at_tau(tau) for _slug, tau, _seconds in self.stops)
+
+        def regime(sweep: SweepResult) -> str:
+            return REGIME_TEXT[classify_regime(float(sweep.effective_k[0]), n)]
+
+        return {
+            "argmax": f"Tau slides to {float(cold.taus[0]):g}; only item "
+            f"{int(np.argmax(cold.weights[0])) + 1}'s bar stands; label: {regime(cold)}.",
+            "intermediate": f"At tau {float(warm.taus[0]):g}, items "
+            f"{spoken_items(np.argsort(-warm.weights[0])[:3])} weigh most; H reads {warm.entropy[0]:.3f}.",
+            "heat-up": f"Tau slides to {float(hot.taus[0]):g}; all {n} weight bars level off; "
+            f"label: {regime(hot)}.",
+            "uniform": f"Rings mark k eff, then J; H of a reads {hot.entropy[0]:.3f}.",
+        }
 
     def heat_up(self, spoken: Spoken) -> None:
         """The answer: the slider runs to the hottest temperature; the average score settles on the mean."""
@@ -402,10 +460,23 @@ class TemperatureSweep(LectureScene):
 
     def show_prior_coda(self) -> None:
         """A position prior r reshapes the distribution: a_i proportional to r_i exp(s_i / tau)."""
+        plain = self.at_tau(self.coda_tau)  # no prior yet: the readouts as the coda starts
+        flat = temperature_sweep(self.s, [self.coda_tau], prior=self.prior_at(0.0))
+        leaned = temperature_sweep(self.s, [self.coda_tau], prior=self.prior_at(1.0))
+        before, after = float(plain.objective[0]), float(flat.objective[0])
+        top, leaned_top = (int(np.argmax(sweep.weights[0])) + 1 for sweep in (flat, leaned))
+        moved = (
+            f"Item {leaned_top}'s weight now far outgrows item {top}'s"
+            if leaned_top != top
+            else f"Item {top}'s weight grows taller"
+        )
+        k_flat, k_leaned = float(flat.effective_k[0]), float(leaned.effective_k[0])
         with self.beat(
             "prior",
             "Add a prior, r: the entropy bonus becomes a KL penalty for straying from r. "
             "A uniform r only lowers J, by tau log N.",
+            shows=f"Tau back to {self.coda_tau:.2f}; equal prior bars replace scores; "
+            f"J drops by {before - after:.2f}.",
         ) as spoken:
             self.play(self.log_tau.animate.set_value(np.log10(self.coda_tau)), run_time=1.0)
             before = float(self.current().objective[0])
@@ -423,7 +494,8 @@ class TemperatureSweep(LectureScene):
         with self.beat(
             "prior-leans",
             "Now a i is proportional to r i times e to the s i over tau: tilt r rightward "
-            "and the weight follows.",
+            "and the weight shifts right.",
+            shows=f"{moved}; k eff {'falls' if k_leaned < k_flat else 'rises'} to {k_leaned:.2f}.",
         ):
             self.box_objective(3)
             self.lean_prior()
@@ -470,6 +542,7 @@ class TemperatureSweep(LectureScene):
             Transform(self.weights.title, weights_title),
             run_time=1.5,
         )
+        now_shows(self.weights.title, weights_title)  # the transcript lists the equation now on screen
         self.objective, self.score_panel, self.prior = prior_objective, prior_panel, prior
 
     def lean_prior(self) -> None:
@@ -507,6 +580,15 @@ class TemperatureSweep(LectureScene):
             run_time=1.0,
         )
         self.play(FadeIn(minis), run_time=1.0)
+
+    def summary_captions(self) -> str:
+        """The summary charts' captions, for the ear: each regime and its tau ("argmax at tau 0.01, ...")."""
+        captions = []
+        for i, tau in enumerate(self.summary_taus):
+            k = float(temperature_sweep(self.s, [tau]).effective_k[0])
+            name = SUMMARY_TEXT[classify_regime(k, self.s.size)]
+            captions.append(f"{name} at {'tau ' if i == 0 else ''}{tau:g}")
+        return ", ".join(captions)
 
     def mini_panel(self, tau: float) -> VGroup:
         """Small weights chart at ``tau`` with its regime and effective k."""

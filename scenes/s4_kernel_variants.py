@@ -45,7 +45,7 @@ from drawing.plots import axis_labels, curve, quiet_axes, redraw_curve, to_scene
 from drawing.widgets import BarPanel, LogSlider, Readout, label, math
 from lecture.questions import questions_for
 from narration.narrator import Spoken
-from scenes.base import LectureScene
+from scenes.base import SAID, LectureScene
 
 __all__ = ["KernelVariants"]
 
@@ -60,6 +60,7 @@ POSITION_STEPS = (  # (name shown, profile drawn), in the order the narration na
     ("ALiBi", "ALiBi"),
     ("T5 bias (stylised)", "T5 bias"),
 )
+POSITION_TICKS = (30, 20, 10, 0)  # tokens back, labelled on the position panel's x-axis
 DECADES = {-4: "0.1 ms", -2: "10 ms", 0: "1 s", 2: "100 s"}  # every other decade: ticks that read at 30
 
 
@@ -93,13 +94,14 @@ class KernelVariants(LectureScene):
 
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""
-        with self.beat("title", "Section four. Kernel variants."):
+        with self.beat("title", "Section four. Kernel variants.", shows=SAID):
             self.title_card()
         self.build_profiles()
         with self.beat(
             "content-row",
             "First, content: a query's weight on a key, both of unit length, "
             "against their cosine similarity.",
+            shows=self.content_description(),
         ):
             self.fade_in(self.content_frame)
             self.play(Create(self.content_curves[0]), FadeIn(self.legend[0]), run_time=1.5)
@@ -107,6 +109,7 @@ class KernelVariants(LectureScene):
             "content-linear",
             "Softmax attention, and every softmax variant met next, shares this curve. Linear attention "
             "maps q and k separately by a feature map: broader.",
+            shows=self.linear_description(),
         ) as spoken:
             self.until_said(spoken, "Linear attention")
             self.play(Create(self.content_curves[1]), FadeIn(self.legend[1]), run_time=1.5)
@@ -114,15 +117,19 @@ class KernelVariants(LectureScene):
             "position-row",
             f"Then position: equal content, up to {self.n_positions - 1} tokens back. Plain dot-product and "
             "linear attention, with no position in q or k, weigh all alike.",
+            shows=SAID,
         ):
             self.fade_in(self.position_frame, self.position_name)
         with self.beat(
             "position-priors",
             "A local window keeps only the last few keys; ALiBi subtracts a penalty linear in distance.",
+            shows=self.priors_description(),
         ) as spoken:
             self.step_positions(spoken, POSITION_STEPS[1:3], ("window", "ALiBi"))
         with self.beat(
-            "position-t5", "T5 learns one bias per range of distances; the profile drawn here is stylised."
+            "position-t5",
+            "T5 learns one bias per range of distances; the profile drawn here is stylised.",
+            shows=self.t5_description(),
         ) as spoken:
             self.step_positions(spoken, POSITION_STEPS[3:], ("T5",))
             self.remove(self.position_name)
@@ -131,7 +138,12 @@ class KernelVariants(LectureScene):
         self.show_linear_rearrangement()
         self.show_cost()
         self.show_position_prior()
-        self.pause_and_predict(questions_for(self.script_name())[0], self.flatten_prior)
+        self.pause_and_predict(
+            questions_for(self.script_name())[0],
+            self.flatten_prior,
+            shows="The prior flattens; the weights take the content bars' exact shape; "
+            "then T5's prior returns.",
+        )
 
     # --- profiles -------------------------------------------------------------
     def build_profiles(self) -> None:
@@ -176,7 +188,7 @@ class KernelVariants(LectureScene):
             axis_labels(
                 axes,
                 "tokens back from query",
-                x_ticks=[n - 0.5 - back for back in (30, 20, 10, 0)],
+                x_ticks=[n - 0.5 - back for back in POSITION_TICKS],
                 tick_text=lambda v: f"{n - 0.5 - v:g}",
             ),
             axis_labels(axes, None, "weight ÷ peak", y_ticks=(0, 1)),
@@ -206,6 +218,31 @@ class KernelVariants(LectureScene):
             self.play(Transform(self.position_bars, target), *swap, run_time=1.0)
             self.position_name = title
 
+    def content_description(self) -> str:
+        """What the content panel shows as it appears: its axes and the softmax curve."""
+        similarity, content = self.profiles.similarity, self.profiles.content
+        peak = float(similarity[np.argmax(content[SOFTMAX])])
+        return f"The softmax curve rises, ever steeper, to its peak at cosine {peak:g}."
+
+    def linear_description(self) -> str:
+        """The linear curve: where it starts and where it peaks (not at cosine 1 when its map bends it)."""
+        similarity, content = self.profiles.similarity, self.profiles.content
+        linear = peak_scaled(content[LINEAR])
+        top = float(similarity[np.argmax(linear)])
+        softmax_top = float(similarity[np.argmax(content[SOFTMAX])])
+        where = f"topping near cosine {top:.1f}" if top < softmax_top else f"peaking at cosine {top:g} too"
+        return f"The linear curve starts at {linear[0]:.1f} of its peak, {where}."
+
+    def priors_description(self) -> str:
+        """The window's slots, then ALiBi's decay, as the position panel draws them."""
+        kept = int(np.count_nonzero(self.profiles.position[POSITION_STEPS[1][1]]))
+        return f"The area keeps the {kept} slots nearest the query, then decays smoothly to near zero."
+
+    def t5_description(self) -> str:
+        """T5's stylised profile: its drop one token back, then its long tail."""
+        t5 = peak_scaled(self.profiles.position[POSITION_STEPS[3][1]])
+        return f"Weight drops to {t5[-2]:.1f} one token back, then tails off in flat steps, never zero."
+
     def refresh(self) -> None:
         """Redraw the content curves, the slider and the readout at the current tau."""
         tau = float(10 ** self.tau.get_value())
@@ -223,10 +260,12 @@ class KernelVariants(LectureScene):
     def sweep_temperature(self) -> None:
         """Move the slider: the content curves sharpen and flatten; the position profile stays put."""
         cold, warm = self.tau_path[1:]
+        start, low, high = (self.readout.text_for(tau) for tau in self.tau_path)  # as the readout prints them
         with self.beat(
             "sharpen",
             "Lower the temperature: softmax sharpens onto the most similar keys, linear attention stays "
             "broad, and the position profiles, fixed priors, stay put.",
+            shows=f"A tau slider falls from {start} to {low}, softmax a spike, then rises to {high}.",
         ) as spoken:
             self.fade_in(self.slider, self.readout, run_time=1.0)
             self.go_live(self.live, self.refresh)
@@ -285,12 +324,14 @@ class KernelVariants(LectureScene):
             "linear-quadratic",
             "Softmax attention builds all N by N weights, so its cost grows with N squared; "
             "a window of w keys costs N times w.",
+            shows="The panels clear; Q times K transpose gives an N by N square, times V.",
         ):
             self.play(FadeOut(self.grid), run_time=0.8)
             self.fade_in(softmax_row)
         with self.beat(
             "linear-factor",
             "Linear attention's feature map, phi, factors the kernel into a query part and a key part.",
+            shows="An identity pulls phi q out of the sum of phi k i v i.",
         ) as spoken:
             self.fade_in(identity)
             self.until_said(spoken, "factors")
@@ -299,6 +340,7 @@ class KernelVariants(LectureScene):
             "linear-summary",
             "So keys and values pre-aggregate into one d by d sum, d the key width, and a normaliser: "
             "the cost grows linearly.",
+            shows="The sum is S: phi K transpose times V makes it; phi Q multiplies it.",
         ) as spoken:
             self.play(GrowFromCenter(brace), FadeIn(brace_tag), run_time=1.0)
             self.fade_in(linear_row[:-1])
@@ -322,6 +364,8 @@ class KernelVariants(LectureScene):
             "cost-softmax",
             "Measured in numpy, softmax attention's time grows like N to the "
             f"{data['softmax_exponent']:.1f};",
+            shows=f"Log-log time against N, key width {data['d']}: "
+            "softmax starts shallow, then climbs steeply.",
         ):
             self.play(FadeOut(self.leaving), run_time=0.8)
             self.play(Create(frame[0]), FadeIn(frame[1:]), run_time=1.0)
@@ -330,6 +374,7 @@ class KernelVariants(LectureScene):
             "cost-linear",
             f"linear attention's like N to the {data['linear_exponent']:.1f}: at about "
             f"{n_last / 1000:.0f} thousand tokens, {speedup:.0f} times faster, for a blunter weighting.",
+            shows="The linear line starts just below, climbs gently; a note warns: not like for like.",
         ) as spoken:
             self.play(Create(lin[0]), FadeIn(lin[1]), run_time=2.5)
             self.until_said(spoken, "at about")
@@ -397,6 +442,7 @@ class KernelVariants(LectureScene):
             "alibi-prior",
             "ALiBi adds its bias to the scaled scores, multiplying the kernel "
             "by a position prior, r proportional to e to the b.",
+            shows=self.alibi_description(alibi),
         ) as spoken:
             self.play(FadeOut(self.leaving), run_time=0.8)
             self.fade_in(name, panels[2], x_title)
@@ -405,11 +451,13 @@ class KernelVariants(LectureScene):
         with self.beat(
             "kl-form",
             "That is section three's rule with a prior: weights proportional to r times e to the s over tau,",
+            shows=SAID,
         ):
             self.fade_in(equation[0])
         with self.beat(
             "kl-penalty",
             "maximising expected score minus tau times the K L divergence, a penalty for straying from r.",
+            shows=SAID,
         ) as spoken:
             self.fade_in(equation[1])
             self.until_said(spoken, "K L")
@@ -418,8 +466,25 @@ class KernelVariants(LectureScene):
             "t5-prior",
             "T5's learned biases, one per range of distances, "
             "give a different prior through the same mechanism.",
+            shows=self.t5_prior_description(alibi, t5),
         ):
             self.swap_prior(name, panels, t5)
+
+    def alibi_description(self, alibi: np.ndarray) -> str:
+        """The prior panel, then the product's tallest key."""
+        top = int(np.argmax(self.prior_rows(alibi)[1])) + 1
+        return (
+            f"Prior bars climb toward key {self.n_prior_keys}, the query; "
+            f"times the content bars, key {top} towers."
+        )
+
+    def t5_prior_description(self, alibi: np.ndarray, t5: np.ndarray) -> str:
+        """T5's prior bars, and where the weights peak now (as under ALiBi, or not)."""
+        before = int(np.argmax(self.prior_rows(alibi)[1])) + 1
+        top = int(np.argmax(self.prior_rows(t5)[1])) + 1
+        spike = int(np.argmax(self.prior_rows(t5)[0])) + 1
+        still = " still" if top == before else ""
+        return f"The prior spikes at key {spike}, then falls slowly; weights{still} peak at key {top}."
 
     def flatten_prior(self, spoken: Spoken) -> None:
         """The answer: every bias zero, a flat prior, the content's weights; then T5's prior again."""

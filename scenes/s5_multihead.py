@@ -5,6 +5,7 @@ Render with ``manim -qh scenes/s5_multihead.py HeadRouting``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -34,7 +35,7 @@ from drawing.tokens import Heatmap
 from drawing.widgets import label, math
 from lecture.questions import questions_for
 from narration.narrator import Spoken
-from scenes.base import LectureScene
+from scenes.base import SAID, LectureScene, Said
 from scenes.s5_trained import TrainedHeads
 
 __all__ = ["HeadRouting"]
@@ -48,6 +49,13 @@ HEAD_TEXT = (
 SHORT_NAMES = ("previous token", "syntax", "distance decay", "modifiers")
 MAP_SIZE = 2.55
 SPOKEN_SHARE = 0.2  # a key is named (and labelled with its percent) when it takes at least this weight
+LINE_SHARE = 0.05  # a query's line to a key is drawn when the key takes at least this weight
+
+
+def as_sentence(words: Sequence[str]) -> str:
+    """``words`` as one sentence for the voice: punctuation against its word, a full stop at the end."""
+    text = re.sub(r" (?=[.,;:!?])", "", " ".join(words))
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 class RoutingColumns(VGroup):
@@ -75,10 +83,10 @@ class RoutingColumns(VGroup):
     def lines(
         self, weights: np.ndarray, queries: Sequence[int] | None = None, color: str = theme.WEIGHT
     ) -> VGroup:
-        """A line from each query to each key it weighs at 5% or more; width and opacity follow the weight."""
+        """A line from each query to each key it weighs at LINE_SHARE or more; width and opacity follow it."""
         group = VGroup()
         for i in queries if queries is not None else range(len(self.ys)):
-            for j in np.flatnonzero(weights[i] >= 0.05):
+            for j in np.flatnonzero(weights[i] >= LINE_SHARE):
                 w = float(weights[i, j])
                 line = Line([self.left_x + 0.05, self.ys[i], 0], [self.right_x - 0.05, self.ys[int(j)], 0])
                 group.add(line.set_stroke(color, width=1.5 + 6.0 * w, opacity=0.3 + 0.7 * w))
@@ -103,24 +111,27 @@ class HeadRouting(TrainedHeads, LectureScene):
         """Storyboard of the section: one beat per idea, each with its narration."""
         self.heads = stylized_heads(self.sentence, causal=True)
         self.spotlights = distinctive_queries(self.heads.weights)
-        with self.beat("title", "Section five. Multi-head attention: many statistics at once."):
+        with self.beat("title", "Section five. Multi-head attention: many statistics at once.", shows=SAID):
             self.title_card()
         with self.beat(
             "sentence",
             "One sentence, each word seeing itself and earlier words. "
             "A multi-head layer runs several attention patterns over it at once.",
+            shows=f"Words appear: {as_sentence(self.sentence.texts)}",
         ):
             self.show_sentence()
         with self.beat(
             "own-weights",
             "Each head has its own learned query, key and value matrices, so training may give each "
             "its own pattern: syntax, delimiters, copies.",
+            shows="The words become two columns: queries on the left, keys on the right.",
         ):
             self.show_columns()
         with self.beat(
             "stylised",
             "These four heads are stylised, built by hand from grammar and positions, not trained. "
-            "Lines show each query's weights.",
+            "Next, lines will show each query's weights.",
+            shows=SAID,
         ):
             self.show_note()
         for h in range(4):
@@ -129,6 +140,7 @@ class HeadRouting(TrainedHeads, LectureScene):
             "all-heads",
             "As grids, rows for queries, columns for keys: "
             "each head computes a different summary of the same words so far.",
+            shows=f"Four lower-triangular heatmaps: {self.grid_names()}.",
         ):
             self.show_all_heads()
         self.show_trained()
@@ -136,9 +148,14 @@ class HeadRouting(TrainedHeads, LectureScene):
             "concatenate",
             "Their outputs are concatenated, and an output matrix, W O, mixes them for the next layer: "
             "many summaries in parallel.",
+            shows=self.concatenation_shows(),
         ) as spoken:
             self.show_concatenation(spoken)
-        self.pause_and_predict(questions_for(self.script_name())[0], self.the_folding_head)
+        self.pause_and_predict(
+            questions_for(self.script_name())[0],
+            self.the_folding_head,
+            shows="An outline circles the H1 map, then the H3 map.",
+        )
 
     # --- the sentence, then one head at a time ------------------------------------------
     def show_sentence(self) -> None:
@@ -187,6 +204,32 @@ class HeadRouting(TrainedHeads, LectureScene):
         parts = [f"{100 * row[j]:.0f} percent on {place}" for j, place in where.items()]
         return f'Here "{texts[i]}" puts ' + " and ".join(parts) + "."
 
+    def head_shows(self, h: int) -> str | Said:
+        """The audio description of head h's beat: what its lines do that the narration does not say."""
+        w, texts = self.heads.weights[h], self.sentence.texts
+        if h == 0:
+            return SAID  # one token back, and the spotlit word's weight: both spoken
+        if h == 1:
+            turns = [(i, int(np.argmax(w[i]))) for i in range(len(texts)) if int(np.argmax(w[i])) != i]
+            if not turns:
+                return "Each line goes to itself."
+            away = ", ".join(f'"{texts[i]}" to "{texts[j]}"' for i, j in turns)
+            return f"Each word's line goes to itself, except {away}."
+        if h == 2:
+            back = max(int(np.count_nonzero(w[i, :i] >= LINE_SHARE)) for i in range(len(texts)))
+            return f"Each word's lines reach itself and up to {back} earlier words."
+        return "Words outside noun phrases keep their line on themselves."
+
+    def grid_names(self) -> str:
+        """The four heatmaps' tags and names."""
+        return ", ".join(f"H{h + 1} {name}" for h, name in enumerate(SHORT_NAMES))
+
+    def concatenation_shows(self) -> str:
+        """The audio description of the concatenation: the blocks' shapes, as the screen writes them."""
+        h, t, d_head = self.heads.result.head_outputs.shape
+        d_out = self.heads.result.output.shape[1]
+        return f"Concatenated: {t} by {h * d_head}; W O: {h * d_head} by {d_out}; output: {t} by {d_out}."
+
     def show_head(self, h: int) -> None:
         """All of head h's lines, then the spotlit query's lines and their percentages."""
         w, i = self.heads.weights[h], int(self.spotlights[h])
@@ -195,7 +238,9 @@ class HeadRouting(TrainedHeads, LectureScene):
         focus = self.columns.lines(w, queries=[i], color=theme.QUERY)
         tags = self.columns.percents(w[i], self.named_keys(h))
         query = self.columns.queries[i]
-        with self.beat(f"head-{h + 1}", f"{HEAD_TEXT[h]} {self.spotlight_text(h)}") as spoken:
+        with self.beat(
+            f"head-{h + 1}", f"{HEAD_TEXT[h]} {self.spotlight_text(h)}", shows=self.head_shows(h)
+        ) as spoken:
             self.play(FadeOut(self.top_line), run_time=0.4)  # one title at a time: a crossfade reads as two
             self.play(FadeIn(title), Create(lines), run_time=1.5)
             self.until_said(spoken, "Here")

@@ -35,6 +35,7 @@ from drawing import theme
 from drawing.tiles import HeadTiles
 from drawing.tokens import Heatmap
 from drawing.widgets import label
+from scenes.base import SAID
 
 __all__ = ["TrainedHeads", "genuine"]
 
@@ -42,6 +43,11 @@ MODEL_NAME = "all-MiniLM-L6-v2"
 BIG_MAP = 4.8  # side of a measured or stylised map shown alone
 ROW_PITCH = 0.36  # the least row height that fits a small label without touching the next
 SMALL_MAP = 3.2  # side of a stylised map in the row of patterns with no match
+
+
+def best_score(match: HeadMatch) -> float:
+    """A head's best score as its card shows it: to 3 decimals, never rounded up past the threshold."""
+    return pymath.floor(1000 * match.score) / 1000
 
 
 def genuine(match: HeadMatch) -> bool:
@@ -87,6 +93,7 @@ class TrainedHeads(_Scene):
             "trained",
             f"Here are all {n_layers * n_heads} heads of a real trained model, Mini L M, on this sentence. "
             "Unlike ours, it reads both ways.",
+            shows=f"One small map per head: {n_layers} layers as rows, {n_heads} heads as columns.",
         ) as spoken:
             self.fade_in(view.group, run_time=1.5)
             self.until_said(spoken, "both ways")
@@ -144,7 +151,9 @@ class TrainedHeads(_Scene):
         match = found.matches[0]
         layer, head = match.layer + 1, match.head + 1
         if not genuine(match):
-            with self.beat("trained-previous", "Even the previous-token pattern has no measured match here."):
+            with self.beat(
+                "trained-previous", "Even the previous-token pattern has no measured match here.", shows=SAID
+            ):
                 self.hold(0.5)
             self.play(FadeOut(view.group), FadeOut(view.caveat), run_time=0.6)
             return
@@ -154,6 +163,7 @@ class TrainedHeads(_Scene):
             "trained-previous",
             f"Layer {layer}, head {head}, is head one's pattern, measured: over {percent} percent of each "
             "word's weight falls on the word before.",
+            shows="Its map appears beside stylised H1; both show a stripe just below the diagonal.",
         ) as spoken:
             self.play(FadeIn(tile), run_time=0.6)
             shown, right = self.pair(
@@ -189,15 +199,18 @@ class TrainedHeads(_Scene):
         layer, head, percent = sink.layer + 1, sink.head + 1, round(100 * sink.weight)
         token = "C L S" if sink.token == "[CLS]" else "S E P"
         where = "start" if sink.token == "[CLS]" else "end"
+        column, t = found.run.tokens.index(sink.token), len(found.run.tokens)
+        weights = found.run.attention[sink.layer, sink.head][:, column]
+        rows = "bright in every row" if weights.min() >= 0.5 else "bright in most rows"
         with self.beat(
             "trained-sink",
             f"Many heads park weight on the {where} token, {token}, when nothing fits: an attention sink, "
             f"{percent} percent in layer {layer}, head {head}.",
+            shows=f"Its map appears; a box outlines the {token} column, {rows}.",
         ) as spoken:
             shown, right = self.pair(None, found.run.attention[sink.layer, sink.head], found.run.tokens)
             name = label(f"measured: layer {layer}, head {head}", color=theme.WEIGHT)
             name.next_to(right, UP, buff=0.25).align_to(right, RIGHT)
-            column, t = found.run.tokens.index(sink.token), len(found.run.tokens)
             cells = VGroup(*(right.cells[i * t + column] for i in range(t)))
             mark = SurroundingRectangle(cells, color=theme.KEY, buff=0.03)
             self.play(FadeOut(getattr(self, "shown", VGroup())), run_time=0.6)
@@ -216,24 +229,31 @@ class TrainedHeads(_Scene):
         row = VGroup(*(self.unmatched_card(m) for m in missing)).arrange(RIGHT, buff=0.7, aligned_edge=UP)
         title = label(f"no head shows these on its own (threshold {MATCH_THRESHOLD:g})", color=theme.TEXT)
         VGroup(title, row).arrange(DOWN, buff=0.4).move_to([0, 0.2, 0])
+        by = {True: ", from the previous-token head", False: ""}  # a match the previous-token score explains
+        scores = ", ".join(f"{ON_SCREEN[m.stylised]} {best_score(m):.3f}{by[m.matched]}" for m in missing)
         with self.beat(
             "trained-none",
             f"Scored as the share of weight on their pattern, no head reaches {MATCH_THRESHOLD:g} on its own "
             f"for {listed}.",
+            shows=f"Best scores: {scores}.",
         ):
             self.play(FadeOut(self.shown), run_time=0.6)
             self.fade_in(title, row, run_time=1.2)
         self.shown = VGroup(title, row)
+
+    @staticmethod
+    def why_unmatched(match: HeadMatch) -> str:
+        """Why a pattern's best head is no match: the previous-token head, or a score under the threshold."""
+        return "the previous-token head" if match.matched else f"under {MATCH_THRESHOLD:g}"
 
     def unmatched_card(self, match: HeadMatch) -> VGroup:
         """One stylised head's map, its name, and the best measured score (or why its match is none)."""
         h = int(match.stylised[1:]) - 1
         heat = Heatmap(self.heads.weights[h], size=SMALL_MAP)
         name = label(f"{match.stylised}: {ON_SCREEN[match.stylised]}", color=theme.WEIGHT)
-        shown_score = pymath.floor(1000 * match.score) / 1000  # never rounded up past the threshold
-        why = "the previous-token head" if match.matched else f"under {MATCH_THRESHOLD:g}"
         best = VGroup(
-            label(f"best score {shown_score:.3f}", small=True), label(why, small=True, color=theme.MUTED)
+            label(f"best score {best_score(match):.3f}", small=True),
+            label(self.why_unmatched(match), small=True, color=theme.MUTED),
         )
         best.arrange(DOWN, buff=0.1)
         return VGroup(name, heat, best).arrange(DOWN, buff=0.25)

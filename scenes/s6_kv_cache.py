@@ -5,6 +5,9 @@ Render with ``manim -qh scenes/s6_kv_cache.py KVCacheGrowth``.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 import numpy as np
 from manim import (
     DOWN,
@@ -37,7 +40,7 @@ from drawing import theme
 from drawing.flow import baseline_of, flow_words
 from drawing.widgets import BarPanel, label, math, wrapped
 from lecture.questions import questions_for
-from scenes.base import LectureScene
+from scenes.base import SAID, LectureScene
 from scenes.s6_why_raw import MODEL, WhyRawCache
 
 __all__ = ["KVCacheGrowth"]
@@ -45,6 +48,11 @@ __all__ = ["KVCacheGrowth"]
 LEFT_X = theme.SAFE_LEFT + 0.75  # where cached position 1 starts; k and v are named left of it
 TEXT_Y = theme.SAFE_TOP - 0.05  # top of the generated text
 LABEL_H, BAR_H, SIDE, GAP = 0.45, 0.8, 0.48, 0.06  # a head's name, weight bars, key and value boxes
+
+
+def as_text(words: Sequence[str]) -> str:
+    """``words`` as the voice reads them: punctuation against the word before it."""
+    return re.sub(r" (?=[.,;:!?])", "", " ".join(words))
 
 
 def fit_word(word: str, width: float, color: str) -> Text:
@@ -67,13 +75,15 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""
         self.decode()
-        with self.beat("title", "Section six. Causal masking and the k v cache."):
+        with self.beat("title", "Section six. Causal masking and the k v cache.", shows=SAID):
             self.title_card()
         self.build_prompt()
         with self.beat(
             "autoregressive",
             "Generation is autoregressive: each token is predicted from those before it. "
             "The causal mask lets each query row see only itself and earlier keys.",
+            shows=f'After "{as_text(self.words[: self.n_prompt])}" comes "{self.words[self.n_prompt]}"; '
+            f"then a {len(self.words)} by {len(self.words)} mask grid lights.",
         ) as spoken:
             self.show_autoregressive()
             self.until_said(spoken, "causal mask")
@@ -84,6 +94,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
             "caches",
             "A decoder caches each token's key and value: under the causal mask, past ones never change, "
             "so new queries reuse them.",
+            shows="Each new word adds a key and value column, with weight bars, for two heads.",
         ):
             self.play(FadeOut(self.grid), run_time=0.6)
             self.fade_in(*self.text[: self.n_prompt], self.head_labels, self.legend, *self.prompt)
@@ -91,6 +102,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
         with self.beat(
             "two-heads",
             "The uniform head weighs them equally; the previous-token head picks the token just before.",
+            shows=f'Decoding reaches "{as_text(self.words).rstrip(".!?")}"; uniform bars shrink.',
         ):
             self.decode_steps(steps[half:])
         self.collapse_uniform_head()
@@ -98,17 +110,23 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
             "subject-pointer",
             "A subject pointer is harder: chased looks back at cat, and which entry a verb needs "
             "is known only when its query arrives.",
+            shows=self.pointer_shows(),
         ):
             self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.6)
             self.pointer = self.subject_pointer()
             self.fade_in(self.pointer)
         self.show_kernels()
         self.show_memory()
-        self.pause_and_predict(questions_for(self.script_name())[0], self.twice_the_tokens)
+        self.pause_and_predict(
+            questions_for(self.script_name())[0],
+            self.twice_the_tokens,
+            shows="The raw-cache line flashes; a label shows the new figure.",
+        )
         with self.beat(
             "summary",
             "Softmax attention is a family of statistics, one per query; "
             "its raw cache computes any member on demand.",
+            shows=self.summary_shows(),
         ):
             self.show_summary()
 
@@ -304,6 +322,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
         with self.beat(
             "uniform-sum",
             f"Uniform weights ignore the query, so that cache folds into a running sum, which {same}.",
+            shows="The uniform row becomes one box: one over t times the sum of v i.",
         ) as spoken:
             self.play(
                 ReplacementTransform(top, summary),
@@ -317,6 +336,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
             "window-of-one",
             "An ideal previous-token head needs only the previous value, "
             "section four's window of one, so it folds too; ours leaks a little.",
+            shows=SAID,
         ) as spoken:
             self.play(Indicate(VGroup(*self.columns[1]), color=theme.VALUE, scale_factor=1.1), run_time=1.5)
             self.until_said(spoken, "window of one")
@@ -326,6 +346,19 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
     def summary_text(text: str) -> VGroup:
         """One line of the closing still, left-aligned in the text column."""
         return wrapped(text, width=theme.SAFE_RIGHT - theme.SAFE_LEFT - 3.9, align_left=True)
+
+    @staticmethod
+    def summary_sizes() -> tuple[int, str]:
+        """The closing still's sizes: the raw cache's KiB a token, the linear states' MiB in all (shown)."""
+        return kv_cache_bytes(**MODEL, seq_len=1) // 1024, f"{linear_state_bytes(**MODEL) / 2**20:.2f}"
+
+    def summary_shows(self) -> str:
+        """The audio description of the closing still: its three rows."""
+        per_token, state_mib = self.summary_sizes()
+        return (
+            f"Uniform: a running sum; linear: d by d, {state_mib} mebibytes; "
+            f"softmax: {per_token} kibibytes a token."
+        )
 
     def show_summary(self) -> None:
         """Closing still (the poster): what folds into a fixed summary and what needs the raw cache."""
@@ -340,8 +373,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
         )
         state = cells.arrange_in_grid(rows=4, cols=4, buff=0.0)
         columns = VGroup(*(self.kv_column(i, 0.0) for i in range(5))).arrange(RIGHT, buff=0.12)
-        per_token = kv_cache_bytes(**MODEL, seq_len=1) // 1024
-        state_mib = linear_state_bytes(**MODEL) // 2**20
+        per_token, state_mib = self.summary_sizes()
         rows = VGroup(
             VGroup(uniform, self.summary_text("uniform weights: one running sum")),
             VGroup(state, self.summary_text(f"linear: d \u00d7 d per head, {state_mib} MiB in all")),

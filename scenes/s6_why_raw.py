@@ -25,12 +25,13 @@ from manim import (
     linear,
 )
 
-from attnmath import kv_cache_bytes, linear_state_bytes, stylized_heads
+from attnmath import Token, kv_cache_bytes, linear_state_bytes, raw_cache_overtakes, stylized_heads
 from drawing import theme
 from drawing.plots import axis_labels, curve, quiet_axes, to_scene
 from drawing.widgets import BarPanel, label, math
 from lecture.questions import CONTEXT, MODEL  # section six's model, shared with its questions
 from narration.narrator import Spoken
+from scenes.base import SAID
 
 __all__ = ["WhyRawCache", "MODEL", "CONTEXT"]
 
@@ -53,12 +54,24 @@ class WhyRawCache(_Scene):
         def kv_column(self, i: int, y: float) -> VGroup:  # noqa: D102
             ...
 
-    def subject_pointer(self) -> VGroup:
-        """Section 5's stylised subject pointer: the verb's weights over its prefix, peaked on its subject."""
+    @staticmethod
+    def pointer_weights() -> tuple[tuple[Token, ...], int, np.ndarray]:
+        """Section 5's stylised heads' words, the first verb with a subject, and its syntax-head weights."""
         heads = stylized_heads(causal=True)
         toks = heads.sentence.tokens
         verb = next(i for i, t in enumerate(toks) if t.pos == "VERB" and t.subject is not None)
-        w = heads.weights[1][verb, : verb + 1]
+        return toks, verb, heads.weights[1][verb, : verb + 1]
+
+    def pointer_shows(self) -> str:
+        """The audio description of the subject pointer: its words, and where its tallest bar stands."""
+        toks, verb, w = self.pointer_weights()
+        words = " ".join(t.text for t in toks[: verb + 1])
+        top = toks[int(np.argmax(w))].text
+        return f'From section 5\'s stylised head: bars over "{words}", peaking on "{top}".'
+
+    def subject_pointer(self) -> VGroup:
+        """Section 5's stylised subject pointer: the verb's weights over its prefix, peaked on its subject."""
+        toks, verb, w = self.pointer_weights()
         pitch = min(2.4, 11.0 / w.size)
         panel = BarPanel(
             w, width=pitch * w.size, height=2.4, y_range=(0.0, 1.0), show_index=False, stepped=False
@@ -89,6 +102,7 @@ class WhyRawCache(_Scene):
             "softmax-kernel",
             "No fixed summary serves every query: softmax's kernel, e to the q dot k over tau, "
             "cannot split into query and key parts.",
+            shows="Written: the kernel, not equal to f of q dot g of k.",
         ) as spoken:
             tag, panel, cols, words, pointer_note = self.pointer  # the pointer's weights stay, small, above
             shapes = VGroup(panel, cols)
@@ -114,6 +128,7 @@ class WhyRawCache(_Scene):
             "linear-kernel",
             "Linear attention's kernel, phi of q dot phi of k, does split: "
             "its sum folds into one d by d state, plus a normaliser.",
+            shows="Each step adds phi of k t times v t transposed to the state S.",
         ) as spoken:
             self.play(FadeOut(why), FadeOut(shapes), run_time=0.5)
             self.fade_in(tag, lin, run_time=1.0)
@@ -132,6 +147,8 @@ class WhyRawCache(_Scene):
             "memory-raw",
             f"A seven billion class model, one sequence, half precision, no shared heads: "
             f"{per_token} kibibytes a token, {gib:.0f} gibibytes at {CONTEXT}.",
+            shows=f"Raw-cache memory rises straight with tokens; {MODEL['n_layers']} layers, "
+            f"{MODEL['n_kv_heads']} k v heads, head dimension {MODEL['head_dim']}.",
         ):
             self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.8)
             self.play(Create(frame[0]), FadeIn(frame[1:]), run_time=1.0)
@@ -139,8 +156,9 @@ class WhyRawCache(_Scene):
             self.play(FadeIn(raw[1]), run_time=0.8)
         with self.beat(
             "memory-state",
-            f"A linear-attention model of that shape keeps {state // 2**20} mebibytes at any length; "
-            f"the raw cache passes that at {state // kv_cache_bytes(**MODEL, seq_len=1)} tokens.",
+            f"A linear-attention model of that shape keeps {state / 2**20:.2f} mebibytes at any length; "
+            f"from {raw_cache_overtakes(**MODEL)} tokens on, the raw cache takes more.",
+            shows=SAID,
         ):
             self.play(Create(flat[0]), FadeIn(flat[1]), run_time=2.0)
 
@@ -173,7 +191,7 @@ class WhyRawCache(_Scene):
         raw_tag = label(f"raw KV cache: {per_token} KiB per token", color=theme.KEY)
         raw_tag.move_to(to_scene(axes, 0, 1.9)[0] + 0.4 * RIGHT, aligned_edge=LEFT)
         sum_tag = label(
-            f"linear-attention states: {linear_state_bytes(**MODEL) // 2**20} MiB", color=theme.VALUE
+            f"linear-attention states: {linear_state_bytes(**MODEL) / 2**20:.2f} MiB", color=theme.VALUE
         )
         sum_tag.next_to(to_scene(axes, CONTEXT, 0.0)[0], UP, buff=0.3).align_to(axes, RIGHT)
         shape = (

@@ -38,7 +38,7 @@ from drawing.widgets import BarPanel, label, math
 from lecture.parameters import TemperatureParameters
 from lecture.questions import questions_for
 from narration.narrator import Spoken
-from scenes.base import LectureScene
+from scenes.base import SAID, LectureScene
 
 __all__ = ["AdaptiveSufficiency"]
 
@@ -47,6 +47,8 @@ STRIP_Y, STRIP_W, STRIP_H = -2.55, 2.9, 1.15  # thumbnail slots at the bottom
 STRIP_XS = (-4.85, -1.6, 1.65, 4.9)
 TILES, TILE_W, TILE_H = ((-3.4, 1.65), (3.4, 1.65), (-3.4, -1.25), (3.4, -1.25)), 5.0, 1.8  # summary grid
 NAMES = ("adaptive summary", "regression: the sum", "entropy bonus: softmax", "no factoring: raw cache")
+SUMMARY = "one family of summaries, one per query"  # the summary's title line
+SUM_ROWS = (3, 7)  # the weighted sum's two queries: 'chased' and 'across'
 
 
 class Card(VGroup):
@@ -66,31 +68,40 @@ class AdaptiveSufficiency(LectureScene):
         """Storyboard: one card per design choice, then the one-line summary."""
         self.strip: list[Mobject] = []
         self.card: Card | None = None
-        with self.beat("title", "Section seven. Adaptive sufficiency."):
+        with self.beat("title", "Section seven. Adaptive sufficiency.", shows=SAID):
             self.title_card()
         with self.beat(
             "weighted-sum",
             "Attention's weighted sum compresses the sequence into a summary chosen by the query: "
             "loosely, an adaptive sufficient statistic.",
+            shows=self.sum_description(),
         ):
             self.show_card(self.sum_card())
         with self.beat(
             "regression",
             "As section two's kernel regression, it explains the sum: a Nadaraya Watson average "
             "with a learned similarity.",
+            shows=f"{self.regression_data()[0].size} points descend left to right; "
+            "learned and Gaussian kernel curves both follow them.",
         ):
             self.show_card(self.regression_card())
         with self.beat(
             "entropy",
             "As section three's entropy-regularised retrieval, it explains the softmax: "
             "be relevant, not overconfident.",
+            shows=self.entropy_description(),
         ):
             self.show_card(self.entropy_card())
-        self.pause_and_predict(questions_for(self.script_name())[0], self.the_cache_card)
+        self.pause_and_predict(
+            questions_for(self.script_name())[0],
+            self.the_cache_card,
+            shows="Under each word of the sentence, its raw key above its raw value.",
+        )
         with self.beat(
             "summary",
             "Read this way, attention is a family of lossy summaries, one per query, "
             "each computed on demand from the raw cache.",
+            shows=f"Four tiles return: {'; '.join(NAMES)}.",
         ):
             self.show_summary()
 
@@ -126,7 +137,7 @@ class AdaptiveSufficiency(LectureScene):
             factor = min(TILE_W / picture.width, TILE_H / picture.height)
             aim([picture], np.array([x, y, 0]), factor)
             names.add(label(name).move_to([x, y - TILE_H / 2 - 0.35, 0]))
-        summary = label("one family of summaries, one per query", size=theme.TITLE_SIZE - 8)
+        summary = label(SUMMARY, size=theme.TITLE_SIZE - 8)
         summary.move_to([0, theme.SAFE_TOP - summary.height / 2, 0])
         regroup(self, self.strip, words_in=[names], run_time=1.5)
         self.play(Write(summary), run_time=2.0)
@@ -142,9 +153,8 @@ class AdaptiveSufficiency(LectureScene):
 
     def sum_card(self) -> Card:
         """Two queries, two different weightings of the same words (a stylised head)."""
-        heads = stylized_heads(causal=True)
-        words, w = heads.sentence.texts, heads.weights[1]  # the verb/preposition head
-        rows = (3, 7)  # 'chased' and 'across'
+        words, w = self.sum_weights()
+        rows = SUM_ROWS
         bar_panels = [BarPanel(w[i], width=12.0, height=0.8, show_index=False) for i in rows]
         panels = VGroup(*bar_panels)
         picture = VGroup(panels.arrange(DOWN, buff=1.1))  # room for a query's dot above the next title
@@ -161,6 +171,22 @@ class AdaptiveSufficiency(LectureScene):
                 self.panel_titles(bar_panels, [words[i] for i in rows]),
                 self.tokens(bar_panels[-1], words),
             ),
+        )
+
+    @staticmethod
+    def sum_weights() -> tuple[tuple[str, ...], np.ndarray]:
+        """The sentence's words and the verb/preposition head's weights (a stylised head)."""
+        heads = stylized_heads(causal=True)
+        return heads.sentence.texts, heads.weights[1]
+
+    def sum_description(self) -> str:
+        """Where each of the two queries puts its weight."""
+        words, w = self.sum_weights()
+        first, second = (words[i] for i in SUM_ROWS)
+        on_first, on_second = (words[int(np.argmax(w[i]))] for i in SUM_ROWS)
+        return (
+            f"Two queries weigh one sentence: {first} puts most weight on {on_first}, "
+            f"{second} on {on_second}."
         )
 
     @staticmethod
@@ -189,9 +215,14 @@ class AdaptiveSufficiency(LectureScene):
         """Scene x of bar ``i`` of ``panel``."""
         return float(panel.box.get_left()[0] + panel.centres[i] * panel.box.width)
 
+    @staticmethod
+    def regression_data() -> tuple[np.ndarray, np.ndarray]:
+        """The regression card's noisy samples."""
+        return noisy_sine(10, noise=0.25, seed=3)
+
     def regression_card(self) -> Card:
         """Kernel regression with a learned similarity (white) and a Gaussian kernel (grey)."""
-        x, y = noisy_sine(10, noise=0.25, seed=3)
+        x, y = self.regression_data()
         grid = np.linspace(0, 1, 121)
         axes = quiet_axes((0, 1), (-1.8, 1.8), width=9.5, height=3.3)
         axes.x_axis.set_opacity(0.0)
@@ -211,10 +242,22 @@ class AdaptiveSufficiency(LectureScene):
         titles = axis_labels(axes, "input x", "output y", x_ticks=(0, 0.5, 1))
         return Card(picture, VGroup(self.heading("kernel regression \u2192 the sum"), titles, legend))
 
+    def recap_weights(self) -> tuple[np.ndarray, np.ndarray]:
+        """Section 3's example scores and their softmax weights at the recap's temperature."""
+        s = np.asarray(TemperatureParameters().scores)
+        return s, softmax(s, self.recap_tau)
+
+    def entropy_description(self) -> str:
+        """The heading's objective, where the weights peak, and the two numbers on screen."""
+        _, a = self.recap_weights()
+        return (
+            f"Maximising expected score plus tau H, weights peak at item {int(np.argmax(a)) + 1}; "
+            f"tau {self.recap_tau:g}, H {float(entropy(a)):.2f}."
+        )
+
     def entropy_card(self) -> Card:
         """The softmax weights at one temperature, with the objective they maximise and their entropy."""
-        s = np.asarray(TemperatureParameters().scores)  # section 3's example scores
-        a = softmax(s, self.recap_tau)
+        s, a = self.recap_weights()
         bars = BarPanel(a, width=10.5, height=2.7, y_range=(0.0, 0.5), show_index=False)
         frame = quiet_axes((0, s.size), (0, 0.5), width=10.5, height=2.7).move_to(bars)
         frame.x_axis.set_opacity(0.0)

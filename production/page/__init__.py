@@ -10,6 +10,10 @@ lecture for reading: each section's narration, beat by beat, from the same
 manifest beats the video speaks, each beside its storyboard thumbnail, and the
 section's key equations (:mod:`production.page.equations`) typeset to inline
 SVG. It prints to PDF from the browser.
+
+``transcript.html`` (``templates/transcript.html.j2``, :func:`render_transcript`)
+is the descriptive transcript: speech, pictures and equations in order
+(:mod:`production.page.transcript`).
 """
 
 from __future__ import annotations
@@ -30,8 +34,17 @@ from lecture.questions import questions_for
 from production.page.equations import typeset
 from production.page.figures import FIGURES, figure_data
 from production.page.storyboard import write_storyboard
+from production.page.transcript import transcript_sections
 
-__all__ = ["render_page", "render_notes", "write_storyboard", "figure_data", "ASSETS", "TEMPLATES"]
+__all__ = [
+    "render_page",
+    "render_notes",
+    "render_transcript",
+    "write_storyboard",
+    "figure_data",
+    "ASSETS",
+    "TEMPLATES",
+]
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -82,9 +95,21 @@ def _clip_context(clip: Mapping[str, Any], folder: Path, index: int) -> dict[str
         **clip,
         "id": f"clip-{index:02d}",
         "heading": heading,
-        "vtt_inline": data_uri(folder / clip["captions"]["vtt"]),
+        "tracks": _tracks(clip["captions"], folder),
         "beats": [{**b, "image": shots[b["id"]]["image"]} for b in clip["beats"] if b["id"] in shots],
     }
+
+
+def _tracks(
+    captions: Mapping[str, str], folder: Path, chapters: str | None = None
+) -> list[tuple[str, str, str]]:
+    """A player's tracks (kind, data: URI, label): captions, its audio description if any, chapters if any."""
+    tracks = [("captions", data_uri(folder / captions["vtt"]), "English")]
+    if "descriptions" in captions:
+        tracks.append(("descriptions", data_uri(folder / captions["descriptions"]), "Audio description"))
+    if chapters is not None:
+        tracks.append(("chapters", data_uri(folder / chapters), "Chapters"))
+    return tracks
 
 
 def _figures(clips: Sequence[Mapping[str, Any]], config: LectureConfig) -> dict:
@@ -111,15 +136,13 @@ def render_page(manifest: Mapping[str, Any], folder: Path, config: LectureConfig
     """The page's HTML for ``manifest`` (files in ``folder``), its figures with ``config``'s data."""
     clips, config = manifest["clips"], config or LectureConfig()
     figures = _figures(clips, config)
-    lec = manifest["lecture"]
+    lec, described = manifest["lecture"], manifest.get("described")
     context = {
         "title": manifest["title"],
         "mime": MIME.get(clips[0]["format"], "video/mp4"),
-        "lecture": {
-            **lec,
-            "vtt_inline": data_uri(folder / lec["captions"]["vtt"]),
-            "chapters_inline": data_uri(folder / lec["chapters"]),
-        },
+        "lecture": {**lec, "tracks": _tracks(lec["captions"], folder, lec["chapters"])},
+        "described": described
+        and {**described, "tracks": _tracks(described["captions"], folder, described["chapters"])},
         "clips": _clips_context(clips, folder, config),
         "colours": {name.lower(): getattr(theme, name) for name in ROLES},
         "css": Markup(_asset("page.css") + _asset("explore/explore.css") + _asset("questions.css")),
@@ -163,3 +186,16 @@ def render_notes(manifest: Mapping[str, Any], tex_dir: Path, config: LectureConf
         "css": Markup(_asset("notes.css") + _asset("questions.css")),
     }
     return _environment().get_template("notes.html.j2").render(context)
+
+
+def render_transcript(manifest: Mapping[str, Any]) -> str:
+    """The descriptive transcript's HTML for ``manifest``: each beat's time, speech, picture, equations."""
+    context = {
+        "title": manifest["title"],
+        "described": manifest.get("described"),
+        "lecture": manifest["lecture"],
+        "sections": transcript_sections(manifest),
+        "colours": {name.lower(): getattr(theme, name) for name in ROLES},
+        "css": Markup(_asset("notes.css") + _asset("transcript.css")),
+    }
+    return _environment().get_template("transcript.html.j2").render(context)

@@ -139,12 +139,24 @@ def test_streaming_keep(n, sink, window, expected):
 
 
 @pytest.mark.parametrize(("layers", "heads", "dim", "width"), [(32, 32, 128, 2), (2, 3, 5, 4), (1, 1, 1, 1)])
-def test_linear_state_bytes_is_the_size_of_its_d_by_d_states(layers, heads, dim, width):
+def test_linear_state_bytes_is_the_size_of_its_d_by_d_states_and_normalisers(layers, heads, dim, width):
     from attnmath.kvcache import linear_state_bytes
 
     dtype = {1: np.int8, 2: np.float16, 4: np.float32}[width]
     states = np.zeros((layers, heads, dim, dim), dtype=dtype)  # one S_t per layer and head
-    assert linear_state_bytes(layers, heads, dim, bytes_per_element=width) == states.nbytes
+    norms = np.zeros((layers, heads, dim), dtype=dtype)  # and its normaliser z_t
+    assert linear_state_bytes(layers, heads, dim, bytes_per_element=width) == states.nbytes + norms.nbytes
+
+
+@pytest.mark.parametrize(("layers", "heads", "dim"), [(32, 32, 128), (2, 3, 5), (1, 1, 1), (4, 8, 64)])
+def test_the_raw_cache_overtakes_the_states_at_the_first_token_count_where_it_is_larger(layers, heads, dim):
+    from attnmath.kvcache import kv_cache_bytes, linear_state_bytes, raw_cache_overtakes
+
+    n = raw_cache_overtakes(layers, heads, dim)
+    state = layers * heads * (dim * dim + dim) * 2  # written out, half precision
+    raw = lambda t: 2 * layers * heads * dim * t * 2  # noqa: E731  keys and values, half precision
+    assert raw(n) > state >= raw(n - 1)
+    assert kv_cache_bytes(layers, heads, dim, n) == raw(n) and linear_state_bytes(layers, heads, dim) == state
 
 
 def test_linear_state_is_a_fixed_size_recurrence_for_causal_linear_attention():

@@ -40,6 +40,33 @@ def test_defaults_without_a_file():
     assert config.clips == LECTURE and config.title == "Attention" and config.parameters == {}
 
 
+@pytest.fixture
+def recordings_home(tmp_path, monkeypatch):
+    """The defaults' recordings folders moved under ``tmp_path`` (the old one and the new)."""
+    from lecture import config
+
+    monkeypatch.setattr(config, "RECORDINGS", tmp_path / "recordings")
+    monkeypatch.setattr(config, "OLD_RECORDINGS", tmp_path / "narration")
+    config.default_recordings.cache_clear()
+    yield tmp_path
+    config.default_recordings.cache_clear()
+
+
+def test_recordings_default_to_a_folder_outside_the_code(recordings_home, capsys):
+    assert load_config(None).narration == recordings_home / "recordings"
+    assert capsys.readouterr().err == ""
+
+
+def test_recordings_left_in_the_old_folder_are_still_used_with_one_line(recordings_home, capsys):
+    old = recordings_home / "narration" / "LectureTitle"
+    old.mkdir(parents=True)
+    (old / "LectureTitle.01-title.wav").write_bytes(b"RIFF")
+    assert load_config(None).narration == recordings_home / "narration"
+    assert load_config(None).narration == recordings_home / "narration"  # said once, not per use
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "move them to" in err[0] and str(recordings_home / "recordings") in err[0]
+
+
 def test_file_chooses_orders_and_overrides(lecturer_file):
     config = load_config(lecturer_file)
     assert [c.scene for c in config.clips] == ["LectureTitle", "TemperatureSweep", "HeadRouting"]

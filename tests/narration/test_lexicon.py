@@ -20,6 +20,9 @@ from narration.lexicon import RESPELLINGS, respell
 from narration.voice import speakable
 from tests.scenes.script_text import script
 
+# tests that read the lecture's script share its dry run: they run on one xdist worker (tests/conftest.py)
+pytestmark = pytest.mark.xdist_group("script")
+
 _PHONEMIZE = """
 import json, sys, unicodedata
 from piper.phonemize_espeak import EspeakPhonemizer
@@ -110,13 +113,18 @@ ACRONYM = re.compile(r"\b(?:[A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z]*|[A-Z]\d+)\b")
 REVIEWED = {"KV", "T5", "KL", "ALiBi", "H1", "H2", "H3", "H4", "ELU", "TV"}
 
 
+def said(beat) -> list[str]:
+    """What the voice speaks for ``beat``: its narration, and its audio description if it has one."""
+    return [beat.text, beat.description.text] if beat.description.needed else [beat.text]
+
+
 def test_every_acronym_the_narration_speaks_has_been_reviewed() -> None:
-    spoken = {w for beats in script().values() for b in beats for w in ACRONYM.findall(b.text)}
+    spoken = {w for beats in script().values() for b in beats for t in said(b) for w in ACRONYM.findall(t)}
     assert spoken <= REVIEWED, f"add to the lexicon tests, then to REVIEWED: {sorted(spoken - REVIEWED)}"
 
 
 def test_every_symbol_the_narration_writes_becomes_a_word() -> None:
     for beats in script().values():
         for beat in beats:
-            text = voiced(beat.text)
-            assert text.isascii() and not re.search(r"[\\^_{}=<>|]", text), (beat.id, text)
+            for text in map(voiced, said(beat)):
+                assert text.isascii() and not re.search(r"[\\^_{}=<>|]", text), (beat.id, text)

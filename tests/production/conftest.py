@@ -5,6 +5,10 @@ coloured square sits in a different place each second, so a thumbnail shows
 which moment it was taken from. The first second of every clip shows its square
 only until 0.67 s: that beat ends blank. The lecture file overrides the data
 of sections 2, 3, 5 and 6, so the figures must show the lecturer's data.
+
+Beats 1 and 3 of every clip have an audio description (a 0.6-second tone is its
+voice), beat 2's narration describes its picture (``said``); beats 1 and 2 show
+equations. The lecture is published with its described version.
 """
 
 from __future__ import annotations
@@ -77,7 +81,42 @@ def write_clip(path: Path) -> None:
             container.mux(packet)
 
 
-def write_beats(stem: Path, scene: str) -> None:
+DESCRIPTION_SECONDS = 0.6
+RULE = r"\alpha_i \propto \exp(s_i / \tau)"
+EQUATIONS = ([RULE], [RULE, r"H(a) = 0.04"], [])
+
+
+def description_text(scene: str, k: int) -> str:
+    """The audio description of beat ``k`` (from 0) of ``scene``'s synthetic clip; beat 1 (k=1) is said."""
+    return f"{scene}, picture {k + 1}: the yellow square sits {square_x(k)} pixels from the left."
+
+
+def write_tone(path: Path) -> Path:
+    """A 0.6-second 440 Hz tone at a quarter of full scale: a description's voice."""
+    import wave
+
+    t = np.arange(round(DESCRIPTION_SECONDS * 22050)) / 22050
+    samples = (0.25 * 32767 * np.sin(2 * np.pi * 440 * t)).astype("<i2")
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1), w.setsampwidth(2), w.setframerate(22050)
+        w.writeframes(samples.tobytes())
+    return path
+
+
+def _description(scene: str, k: int, tone: Path) -> dict:
+    if k == 1:
+        return {"text": "", "said": True, "duration": 0.0, "audio": [], "cues": []}
+    text = description_text(scene, k)
+    return {
+        "text": text,
+        "said": False,
+        "duration": DESCRIPTION_SECONDS,
+        "audio": [[str(tone), 0.0]],
+        "cues": [[text, 0.0, DESCRIPTION_SECONDS]],
+    }
+
+
+def write_beats(stem: Path, scene: str, tone: Path) -> None:
     """The beats record a render writes, and the clip's SRT: one beat and one cue per second."""
     beats = [
         {
@@ -89,6 +128,8 @@ def write_beats(stem: Path, scene: str) -> None:
             "engine": "none",
             "audio": [],
             "cues": [[f"Beat {k + 1} of {scene}", float(k), 0.9]],
+            "description": _description(scene, k, tone),
+            "equations": EQUATIONS[k],
         }
         for k in range(SECONDS)
     ]
@@ -107,16 +148,17 @@ def lecture(tmp_path_factory) -> dict:
     toml = out.parent / "lecture.toml"
     toml.write_text(LECTURE_TOML)
     config = load_config(toml)
+    tone = write_tone(out.parent / "description.wav")
     results = []
     for i, clip in enumerate(LECTURE):
         stem = out / f"{i:02d}-{clip.scene}"
         write_clip(stem.with_suffix(".mp4"))
-        write_beats(stem, clip.scene)
+        write_beats(stem, clip.scene, tone)
         beats = Path(f"{stem}.beats.json")
         results.append(
             RenderResult(clip, stem.with_suffix(".mp4"), stem.with_suffix(".srt"), True, 0.0, beats)
         )
-    page = publish_lecture(results, RenderOptions("l"), out, config.title, config)
+    page = publish_lecture(results, RenderOptions("l"), out, config.title, config, described=True)
     manifest = json.loads((out / "manifest.json").read_text())
     return {"out": out, "page": page, "manifest": manifest, "config": config, "results": results}
 
@@ -131,7 +173,7 @@ def browser():
 def opened(lecture, browser):
     """The published page, open at 1280 pixels wide, every figure started and every video loaded."""
     page = open_page(browser, lecture["page"].as_uri())
-    n_videos = len(LECTURE) + 1
+    n_videos = len(LECTURE) + 2  # the clips, the lecture and the described lecture
     page.page.wait_for_function(f"document.body.dataset.videosLoaded === '{n_videos}'", timeout=20000)
     page.page.wait_for_function("document.querySelectorAll('[data-explore][data-ready]').length === 5")
     yield page

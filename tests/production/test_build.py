@@ -28,7 +28,8 @@ REPO = Path(__file__).resolve().parents[2]
 SCENES = ["LectureTitle", "FixedVsQueryWeights"]
 CONFIG = 'title = "Two-scene test lecture"\nscenes = ["LectureTitle", "FixedVsQueryWeights"]\n'
 
-pytestmark = pytest.mark.render
+# the module's build is shared: its tests run on one xdist worker (tests/conftest.py)
+pytestmark = [pytest.mark.render, pytest.mark.xdist_group("build")]
 
 
 def run_cli(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
@@ -191,6 +192,54 @@ def test_second_build_renders_nothing(build):
     assert seconds < 30  # the goal (< 10 s) is measured by make bench; this only catches a re-render
 
 
+def test_a_described_build_after_a_plain_one_renders_no_frames_and_holds_for_each_description(build):
+    from production.described import LEAD, TAIL
+    from production.soundtrack import decode_audio
+
+    out = build["out"]
+    clips_before = {p.name: p.stat().st_mtime_ns for p in out.glob("[0-9][0-9]-*.mp4")}
+    args = ("--config", str(build["config"]), "build", "--quality", "l", "--media-dir", str(build["media"]))
+    proc = run_cli(*args, "--described")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.count("up to date") == 2 and "rendered in" not in proc.stderr
+    assert {p.name: p.stat().st_mtime_ns for p in out.glob("[0-9][0-9]-*.mp4")} | clips_before == {
+        p.name: p.stat().st_mtime_ns for p in out.glob("[0-9][0-9]-*.mp4")
+    }
+    assert str(out / "lecture-described.mp4") in proc.stdout
+    manifest = json.loads((out / "manifest.json").read_text())
+    records = [json.loads((out / f"{c['file'][:-4]}.beats.json").read_text()) for c in manifest["clips"]]
+    described = [b for r in records for b in r["beats"] if b["description"]["text"]]
+    assert described, "no beat of the two scenes has a description"
+    holds = [np.ceil((LEAD + b["description"]["duration"] + TAIL) * 15 - 1e-9) / 15 for b in described]
+    lecture = probe(out / "lecture.mp4").duration
+    assert manifest["described"]["duration"] == pytest.approx(lecture + sum(holds), abs=0.2)
+    # the first described beat of the first clip: the picture holds, and the voice speaks, in its pause
+    clip = manifest["described"]["clips"][0]
+    beat = next(b for b in clip["beats"] if b["description"] and not b["said"])
+    first = next(b for b in records[0]["beats"] if b["description"]["text"])
+    pause_start, pause_end = beat["start"] + first["end"] - first["start"], beat["end"]
+    with av.open(str(out / clip["file"])) as container:
+        held = [
+            f.to_ndarray(format="rgb24").astype(int)
+            for f in container.decode(video=0)
+            if pause_start + 0.1 < float(f.time) < pause_end - 0.1
+        ]
+    assert len(held) > 5 and max(np.abs(f - held[0]).max() for f in held) <= 2
+    sound = decode_audio(out / clip["file"])
+    speaking = slice(round((pause_start + LEAD + 0.1) * 48000), round((pause_end - TAIL - 0.1) * 48000))
+    assert np.sqrt(np.mean(sound[speaking] ** 2)) > 0.01  # the description is spoken while it holds
+
+
+def test_no_built_clip_flashes_more_than_three_times_a_second(build):
+    """WCAG 2.3.1 on the rendered frames of the built clips (``python -m production.flashes`` on all)."""
+    from production.flashes import audit_clip
+
+    for clip in json.loads((build["out"] / "manifest.json").read_text())["clips"]:
+        flashes = audit_clip(build["out"] / clip["file"])
+        assert len(flashes.general) == probe(build["out"] / clip["file"]).frames  # every frame was seen
+        assert not flashes.breaches(), (clip["file"], flashes.breaches())
+
+
 def test_changing_one_scenes_data_rerenders_exactly_that_clip(build, tmp_path):
     config = build["root"] / "changed.toml"
     config.write_text(CONFIG + "\n[FixedVsQueryWeights]\nseed = 11\n")
@@ -282,7 +331,8 @@ def test_manifest_records_each_clips_beats(build):
     for clip in json.loads((out / "manifest.json").read_text())["clips"]:
         beats = clip["beats"]
         assert len(beats) >= 3
-        assert [set(b) for b in beats] == [{"id", "text", "start", "end", "voice", "engine"}] * len(beats)
+        keys = {"id", "text", "start", "end", "voice", "engine", "description", "said", "equations"}
+        assert [set(b) for b in beats] == [keys] * len(beats)
         assert {b["engine"] for b in beats} == {"piper en_US-joe-medium"}  # the default draft voice
         ids = [b["id"] for b in beats]
         assert len(set(ids)) == len(ids) and all(i.startswith(f"{clip['scene']}.") for i in ids)

@@ -44,6 +44,25 @@ def test_bad_arguments_give_one_clear_line(argv, message, capsys):
     assert len(err) == 1 and message in err[0]
 
 
+@pytest.mark.parametrize("error", [ZeroDivisionError("division by zero"), ValueError("a bug's ValueError")])
+def test_an_internal_error_says_it_is_a_bug_with_a_short_traceback(error, capsys, monkeypatch):
+    def broken(_config):
+        raise error
+
+    monkeypatch.setattr(cli, "cmd_list", broken)
+    assert main(["list"]) == cli.BUG == 70
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback") and "in broken" in err  # where it happened
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("internal error: this is a bug in attention-lecture") and str(error) in last
+
+
+def test_the_help_names_the_program_attention_lecture(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert capsys.readouterr().out.startswith("usage: attention-lecture ")
+
+
 def test_bad_options_are_refused_before_anything_renders(tmp_path, capsys, monkeypatch):
     rendered = []
     monkeypatch.setattr(cli, "render_clips", lambda *a, **k: rendered.append(a) or pytest.fail("rendered"))

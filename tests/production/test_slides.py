@@ -117,8 +117,10 @@ def test_slides_command_writes_an_offline_html_pptx_and_pdf(tmp_path, browser):
     with zipfile.ZipFile(out / "slides.pptx") as pptx:
         slides = [n for n in pptx.namelist() if re.fullmatch(r"ppt/slides/slide\d+\.xml", n)]
     assert len(slides) >= 2
-    beats = [b.text for b in scene_beats(find_clip("LectureTitle"), load_config(config_file))]
+    planned = scene_beats(find_clip("LectureTitle"), load_config(config_file))
+    beats = [b.text for b in planned]
     assert_notes_are_the_script(out, beats, browser)
+    assert_every_slide_has_its_beats_captions(out, [[c.text for c in b.cues] for b in planned], browser)
     assert_every_slide_speaks_and_shows_its_last_frame(out, tmp_path, browser)
     pdf = (out / "slides.pdf").read_bytes()
     assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 2
@@ -142,6 +144,34 @@ def assert_notes_are_the_script(out, beats: list[str], browser) -> None:
     deck = Presentation(str(out / "slides.pptx"))
     pptx_notes = [s.notes_slide.notes_text_frame.text if s.has_notes_slide else "" for s in deck.slides]
     assert pptx_notes == beats, "slides.pptx: each slide's notes page must hold its beat's script"
+
+
+CAPTIONS_OF_SLIDE = """async (i) => {
+    Reveal.slide(i);
+    const slide = Reveal.getSlides()[i];
+    for (let t = 0; t < 100; t++) {
+        const video = Reveal.getSlideBackground(slide).querySelector("video");
+        const track = video && video.textTracks[0];
+        if (track && track.cues && track.cues.length)
+            return { kind: track.kind, mode: track.mode, cues: [...track.cues].map((c) => c.text) };
+        await new Promise((ok) => setTimeout(ok, 100));
+    }
+    return null;
+}"""
+
+
+def assert_every_slide_has_its_beats_captions(out: Path, cues: list[list[str]], browser) -> None:
+    """In Chromium, each slide's video shows a captions track whose cues are its beat's (WCAG 1.2.2)."""
+    opened = open_page(browser, (out / "slides.html").as_uri())
+    try:
+        for i, want in enumerate(cues):
+            got = opened.page.evaluate(CAPTIONS_OF_SLIDE, i)
+            assert got is not None, f"slides.html: slide {i + 1}'s video has no captions"
+            assert got["kind"] == "captions" and got["mode"] == "showing", got
+            assert got["cues"] == want, f"slides.html: slide {i + 1}'s captions are not its beat's"
+        assert not opened.console, opened.console
+    finally:
+        opened.page.close()
 
 
 def has_sound(video: bytes, scratch: Path) -> bool:

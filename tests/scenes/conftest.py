@@ -12,6 +12,7 @@ from drawing import theme
 from drawing.widgets import LabelSwitch, Readout
 from lecture.clips import LECTURE, Clip
 from scenes import load_scene
+from scenes.onscreen import uncovered
 
 REFERENCE_DIR = Path(__file__).parent / "reference"
 
@@ -38,9 +39,7 @@ def visible_texts(scene) -> list[tuple[str, Mobject]]:
         for sub in mob.submobjects:
             visit(sub)
 
-    # a curtain (drawing.predict.Curtain) hides everything drawn before it
-    covered = max((i for i, m in enumerate(scene.mobjects) if getattr(m, "covers", False)), default=-1)
-    for mob in scene.mobjects[covered + 1 :]:
+    for mob in uncovered(scene):  # a curtain (drawing.predict.Curtain) hides everything drawn before it
         visit(mob)
     return found
 

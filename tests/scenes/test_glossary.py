@@ -9,6 +9,9 @@ import pytest
 from lecture.clips import LECTURE
 from tests.scenes.script_text import script, slug
 
+# tests that read the lecture's script share its dry run: they run on one xdist worker (tests/conftest.py)
+pytestmark = pytest.mark.xdist_group("script")
+
 GLOSSARY = {
     r"temperature": "LectureTitle.weights",
     r"embedding": "LectureTitle.projections",

@@ -7,6 +7,9 @@ import pytest
 from lecture.clips import LECTURE
 from tests.scenes.script_text import expected_numbers, numbers_in, script, slug
 
+# tests that read the lecture's script share its dry run: they run on one xdist worker (tests/conftest.py)
+pytestmark = pytest.mark.xdist_group("script")
+
 MAX_WORDS = 25
 """Words a beat may have (docs/narration.md: one idea per beat, about 10 to 25 words); title beats aside."""
 
@@ -36,6 +39,7 @@ def test_every_spoken_number_is_the_computed_value(clip):
 @pytest.mark.parametrize("clip", CLIPS)
 def test_every_number_reference_names_a_beat_the_scene_has(clip):
     slugs = {slug(b.id) for b in script()[clip.scene]}
+    slugs |= {f"{s}.description" for s in slugs}  # a description's numbers are checked under its beat's key
     stale = sorted(set(expected_numbers(clip.module)) - slugs)
     assert not stale, f"tests/scenes/spoken/{clip.module}.py checks beats {clip.scene} no longer has: {stale}"
 

@@ -77,4 +77,8 @@ EXPECTED = {
     "fitted": lambda: [str(S.n_points), said(errors()[1]), said(errors()[0])],
     "held-out": lambda: [str(S.n_fresh), said(errors()[2]), said(errors()[3])],
     "overfit": lambda: [str(errors()[4]), str(S.n_points)],
+    # all N bars at 1 over N: the count of points and the mean's constant weight 1/N
+    "mean-ignores-q.description": lambda: [str(S.n_points), "1", str(S.n_points)],
+    # the count of the original points, among the fresh ones
+    "held-out.description": lambda: [str(S.n_points)],
 }

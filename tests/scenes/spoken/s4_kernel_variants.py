@@ -1,16 +1,32 @@
-"""Numbers KernelVariants speaks: from attnmath's profiles and a fresh fit of the stored timings."""
+"""Numbers KernelVariants speaks: from attnmath's profiles and a fresh fit of the stored timings.
+
+Its descriptions' numbers are recomputed here by closed forms, scipy and naive loops over the scene's
+data (the temperatures, the seeded scores), not with the scene's code or attnmath's kernels.
+"""
 
 from __future__ import annotations
 
+import inspect
 import json
+import math
 from pathlib import Path
 
 import numpy as np
+from scipy.special import softmax
 
 from attnmath import weight_profiles
+from lecture.parameters import KernelVariantsParameters
+from scenes.s4_kernel_variants import KernelVariants
 
 DATA = Path(__file__).resolve().parents[3] / "scenes" / "data" / "attention_cost.json"
 COST = json.loads(DATA.read_text())
+
+P = KernelVariantsParameters()  # the scene's data parameters: tau_path, seed
+PROFILE = {k: v.default for k, v in inspect.signature(weight_profiles).parameters.items() if k != "tau"}
+"""The profiles' settings as the scene takes them (the defaults): n_similarity, n_positions, window, ..."""
+COSINES = np.linspace(-1.0, 1.0, PROFILE["n_similarity"])  # the content panel's cosines
+ALIBI_SLOPE = 0.25  # the scene's prior row: alibi_bias(n, 0.25), titled "ALiBi prior (slope 0.25)"
+T5_EXACT = 32 // 2  # T5's 32 one-way buckets hold distances below 16 exactly (Raffel et al. 2020)
 
 
 def exponent(name: str) -> float:
@@ -27,8 +43,83 @@ def cost_linear() -> list[str]:
     return [f"{exponent('linear'):.1f}", str(round(n / 1000)), str(round(ratio))]
 
 
+def softmax_peak(tau: float) -> str:
+    """The cosine where softmax(cos / tau) over the panel's cosines peaks, by scipy."""
+    return f"{COSINES[int(np.argmax(softmax(COSINES / tau)))]:g}"
+
+
+def content_row() -> list[str]:
+    return [softmax_peak(P.tau_path[0])]
+
+
+def content_linear() -> list[str]:
+    """elu+1 linear attention on q = (1, 0), k = (c, sqrt(1 - c^2)), both over sqrt(tau), in closed form.
+
+    phi(q) = (a, 1) with a = 1 / sqrt(tau) + 1, so the kernel is
+    a phi(c / sqrt(tau)) + sqrt(1 - c^2) / sqrt(tau) + 1: at c = -1 it is a e^(-1 / sqrt(tau)) + 1; for c > 0
+    its maximum is at c = a / sqrt(1 + a^2), where it is a + 1 + sqrt(1 + a^2) / sqrt(tau).
+    """
+    r = 1.0 / math.sqrt(P.tau_path[0])
+    a = r + 1.0
+    start = (a * math.exp(-r) + 1.0) / (a + 1.0 + math.sqrt(1.0 + a * a) * r)
+    top = a / math.sqrt(1.0 + a * a)  # below 1 for every tau: "topping near cosine ..."
+    return [f"{start:.1f}", f"{top:.1f}"]
+
+
+def position_priors() -> list[str]:
+    """Slots a causal window of half-width w keeps: the query's own and the w before it, counted."""
+    return [str(sum(1 for back in range(PROFILE["n_positions"]) if back <= PROFILE["window"]))]
+
+
+def position_t5() -> list[str]:
+    """Weight one token back over the query's own: e^(b(1) - b(0)), b(d) = -strength log(1 + d).
+
+    Distance 1 has its own T5 bucket, so its stylised value is that of d = 1 itself.
+    """
+    return [f"{math.exp(-PROFILE['t5_strength'] * math.log(2.0)):.1f}"]
+
+
+def sharpen() -> list[str]:
+    return [f"{tau:.2f}" for tau in P.tau_path]  # the readout's two decimals: start, cold, warm
+
+
+def prior_scores() -> tuple[int, np.ndarray]:
+    """The prior row's keys and their seeded content scores (the scene's data)."""
+    n = KernelVariants.n_prior_keys
+    return n, np.random.default_rng(P.seed).normal(size=n)
+
+
+def tallest_key(log_prior) -> int:
+    """1-based key of the largest s_j / tau + log r_j, by a naive loop (the query is key n, distance 0)."""
+    n, s = prior_scores()
+    logs = [s[j] / KernelVariants.prior_tau + log_prior(n - 1 - j) for j in range(n)]
+    return logs.index(max(logs)) + 1
+
+
+def alibi_prior() -> list[str]:
+    n, _ = prior_scores()
+    top = tallest_key(lambda d: -ALIBI_SLOPE * d)
+    return [str(n), str(top)]  # "key 16, the query": key n
+
+
+def t5_prior() -> list[str]:
+    n, _ = prior_scores()
+    assert n <= T5_EXACT  # every distance in the row has its own bucket: b(d) = -log(1 + d)
+    prior = [-math.log1p(n - 1 - j) for j in range(n)]
+    spike = prior.index(max(prior)) + 1
+    return [str(spike), str(tallest_key(lambda d: -math.log1p(d)))]
+
+
 EXPECTED = {
     "position-row": lambda: [str(len(weight_profiles(1.0).offsets) - 1)],
     "cost-softmax": lambda: [f"{exponent('softmax'):.1f}"],
     "cost-linear": cost_linear,
+    "content-row.description": content_row,
+    "content-linear.description": content_linear,
+    "position-priors.description": position_priors,
+    "position-t5.description": position_t5,
+    "sharpen.description": sharpen,
+    "cost-softmax.description": lambda: [str(COST["d"])],  # the timings' head width, from the data file
+    "alibi-prior.description": alibi_prior,
+    "t5-prior.description": t5_prior,
 }

@@ -1,11 +1,23 @@
-"""Numbers HeadRouting speaks: the spotlit word's largest weights per head, found by a naive loop."""
+"""Numbers HeadRouting speaks: the spotlit word's largest weights per head, found by a naive loop.
+
+Its descriptions' numbers: H3's lines from its closed form, the measured pattern scores by naive loops over
+the trained model's attention, and the blocks' shapes from the stylised layer's stated construction.
+"""
 
 from __future__ import annotations
 
+import inspect
+import math
 from collections.abc import Callable
 from functools import cache
 
-from attnmath import DEFAULT_SENTENCE, encode_words, stylized_heads
+from attnmath import DEFAULT_SENTENCE, HEAD_NAMES, encode_words, stylized_heads
+from scenes.s5_multihead import LINE_SHARE
+
+STYLISED = {k: v.default for k, v in inspect.signature(stylized_heads).parameters.items() if k != "sentence"}
+"""The stylised layer's settings as the scene takes them (defaults): decay, d_content, ..."""
+THRESHOLD = 0.5  # a measured head matches a pattern with at least half its weight on it (attnmath's rule)
+MINILM = (6, 12)  # all-MiniLM-L6-v2's published config: num_hidden_layers 6, num_attention_heads 12
 
 
 def spotlight(weights, h: int) -> int:
@@ -29,9 +41,15 @@ def percents(h: int) -> Callable[[], list[str]]:
 
 
 @cache
+def encoded():
+    """The lecture's sentence through the trained model."""
+    return encode_words(DEFAULT_SENTENCE.texts)
+
+
+@cache
 def measured() -> tuple[list[list[list[list[float]]]], list[bool], int]:
     """The trained model's attention for the lecture's sentence, as lists; which tokens are words; [CLS]."""
-    run = encode_words(DEFAULT_SENTENCE.texts)
+    run = encoded()
     return run.attention.tolist(), [w >= 0 for w in run.word_ids.tolist()], run.tokens.index("[CLS]")
 
 
@@ -67,10 +85,100 @@ def trained_sink() -> list[str]:
     return [f"{100 * score:.0f}", str(layer + 1), str(head + 1)]
 
 
+def decay_lines() -> list[str]:
+    """Most earlier words one H3 row draws lines to: its causal row is e^(-decay (i - j)) over j <= i."""
+    decay = STYLISED["decay"]
+    most = 0
+    for i in range(len(DEFAULT_SENTENCE)):
+        z = sum(math.exp(-decay * (i - j)) for j in range(i + 1))
+        most = max(most, sum(1 for j in range(i) if math.exp(-decay * (i - j)) / z >= LINE_SHARE))
+    return [str(most)]
+
+
+def annotated_targets(pattern: str) -> dict[int, set[int]]:
+    """Word -> the words the stylised H2 (syntax) or H4 (modifiers) points it at, read off the annotations;
+    a word pointed only at itself is left out."""
+    found = {}
+    tokens = DEFAULT_SENTENCE.tokens
+    for i, tok in enumerate(tokens):
+        if pattern == "syntax":
+            target = tok.subject if tok.pos == "VERB" else tok.head if tok.pos == "PREP" else None
+            aims = set() if target is None else {target}
+        else:
+            aims = {
+                j
+                for j, o in enumerate(tokens)
+                if tok.phrase is not None and o.phrase == tok.phrase and o.pos in ("DET", "ADJ")
+            }
+        if aims - {i}:
+            found[i] = aims
+    return found
+
+
+def target_mass(pattern: str):
+    """Mean over annotated words of their tokens' mean total weight on their target words' tokens."""
+    ids = encoded().word_ids.tolist()
+    targets = annotated_targets(pattern)
+
+    def score(a) -> float:
+        per_word = []
+        for w, aims in targets.items():
+            rows = [i for i, v in enumerate(ids) if v == w]
+            keys = [j for j, v in enumerate(ids) if v in aims]
+            per_word.append(sum(sum(a[i][j] for j in keys) for i in rows) / len(rows))
+        return sum(per_word) / len(per_word)
+
+    return score
+
+
+def decay_overlap(a) -> float:
+    """Mean over word rows of sum_j min(a_ij, p_ij), p_ij proportional to e^(-decay |i - j|) on word keys."""
+    _, words, _ = measured()
+    decay = STYLISED["decay"]
+    n = len(a)
+    overlaps = []
+    for i in (i for i in range(n) if words[i]):
+        p = [math.exp(-decay * abs(i - j)) if words[j] else 0.0 for j in range(n)]
+        overlaps.append(sum(min(a[i][j], pj / sum(p)) for j, pj in enumerate(p)))
+    return sum(overlaps) / len(overlaps)
+
+
+def trained_none() -> list[str]:
+    """The best score (floored to 3 decimals, as the cards print it) of each stylised pattern no measured head
+    shows on its own merit."""
+    attention, _, _ = measured()
+    missing = []
+    for pattern, score in (
+        ("previous", previous_mass),
+        ("syntax", target_mass("syntax")),
+        ("decay", decay_overlap),
+        ("modifiers", target_mass("modifiers")),
+    ):
+        layer, head, best = best_head(score)
+        # H1 on its score; the others only where the same head's previous-token score does not explain them
+        explained = pattern != "previous" and previous_mass(attention[layer][head]) >= THRESHOLD
+        own = best >= THRESHOLD and not explained
+        if not own:
+            missing.append(best)
+    return [f"{math.floor(1000 * best) / 1000:.3f}" for best in missing]
+
+
+def concatenation() -> list[str]:
+    """The blocks' shapes from the layer's construction: H heads of width d_h = T (position one-hot values),
+    inputs of width d_content + T."""
+    h, t = len(HEAD_NAMES), len(DEFAULT_SENTENCE)
+    d_model = STYLISED["d_content"] + t
+    return [str(x) for x in (t, h * t, h * t, d_model, t, d_model)]
+
+
 EXPECTED = {
     **{f"head-{h + 1}": percents(h) for h in range(4)},
     "trained": lambda: [str(6 * 12)],
     "trained-previous": trained_previous,
     "trained-sink": trained_sink,
     "trained-none": lambda: ["0.5"],
+    "head-3.description": decay_lines,
+    "trained.description": lambda: [str(MINILM[0]), str(MINILM[1])],
+    "trained-none.description": trained_none,
+    "concatenate.description": concatenation,
 }

@@ -1,8 +1,13 @@
 """KVCacheGrowth: memory of a 7B-class fp16 model (32 layers, 32 KV heads, head width 128), by hand."""
 
+from __future__ import annotations
+
+from lecture.clips import LECTURE
+from lecture.parameters import KVCacheParameters
+
 LAYERS, HEADS, WIDTH, FP16 = 32, 32, 128, 2
 PER_TOKEN = 2 * LAYERS * HEADS * WIDTH * FP16  # a key and a value per layer and head
-STATE = LAYERS * HEADS * WIDTH * WIDTH * FP16  # one d x d matrix per layer and head
+STATE = LAYERS * HEADS * (WIDTH * WIDTH + WIDTH) * FP16  # a d x d matrix and its normaliser per layer, head
 
 
 def memory_raw() -> list[str]:
@@ -11,8 +16,8 @@ def memory_raw() -> list[str]:
 
 
 def memory_state() -> list[str]:
-    tokens = next(t for t in range(1, 10**6) if t * PER_TOKEN >= STATE)  # where the raw cache catches up
-    return [str(STATE // 1024**2), str(tokens)]
+    tokens = next(t for t in range(1, 10**6) if t * PER_TOKEN > STATE)  # the first count where raw is larger
+    return [f"{STATE / 1024**2:.2f}", str(tokens)]
 
 
 def predict() -> list[str]:
@@ -23,9 +28,18 @@ def predict_answer() -> list[str]:
     return [str(round(PER_TOKEN * 2 * 4096 / 1024**3)), "4096"]
 
 
+def summary() -> list[str]:
+    return [f"{STATE / 1024**2:.2f}", str(PER_TOKEN // 1024)]
+
+
 EXPECTED = {
     "memory-raw": memory_raw,
     "memory-state": memory_state,
     "predict": predict,
     "predict-answer": predict_answer,
+    "autoregressive.description": lambda: [str(len(KVCacheParameters().words))] * 2,  # the grid: words, twice
+    # "section 5's stylised head": HeadRouting's section, its place in the lecture (the title is section 0)
+    "subject-pointer.description": lambda: [str([c.scene for c in LECTURE].index("HeadRouting"))],
+    "memory-raw.description": lambda: [str(LAYERS), str(HEADS), str(WIDTH)],  # the model's shape, as stated
+    "summary.description": summary,
 }

@@ -1,0 +1,80 @@
+"""Every beat's audio description: present, short, for the ear, and SAID exactly where the words suffice.
+
+A described build speaks each description after its beat while the picture
+holds (production.described); the descriptive transcript prints it. The
+numbers a description speaks are checked with the narration's, against
+independent values (tests/scenes/spoken/, keys ``<slug>.description``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from lecture.clips import LECTURE
+from tests.scenes.script_text import expected_numbers, numbers_in, script, slug
+
+# tests that read the lecture's script share its dry run: they run on one xdist worker (tests/conftest.py)
+pytestmark = pytest.mark.xdist_group("script")
+
+MAX_WORDS = 15
+"""Words a description may have: each second of it stops the picture in the described lecture (at 25
+words a beat, the descriptions doubled the lecture's length: 15:52 became 32:00)."""
+
+SAID = {
+    "LectureTitle": {"title", "weights", "temperature"},
+    "FixedVsQueryWeights": {"title", "fitted", "overfit", "when-learned-wins", "predict"},
+    "KernelRegressionCollapse": {"title", "steps", "flat", "softmax-form", "attention", "predict"},
+    "TemperatureSweep": {"title", "retrieval", "lagrangian", "positive", "log", "unique", "predict"},
+    "KernelVariants": {"title", "position-row", "kl-form", "kl-penalty", "predict"},
+    "HeadRouting": {"title", "stylised", "head-1", "predict"},
+    "KVCacheGrowth": {"title", "window-of-one", "memory-state", "predict"},
+    "AdaptiveSufficiency": {"title", "predict"},
+}
+"""Scene -> the beats whose narration already describes their picture (each reviewed by reading its body)."""
+
+CLIPS = [pytest.param(c, id=c.scene) for c in LECTURE]
+
+
+@pytest.mark.parametrize("clip", CLIPS)
+def test_every_beat_is_described_or_said(clip):
+    beats = script()[clip.scene]
+    missing = [b.id for b in beats if not b.description.said and not b.description.text.strip()]
+    assert not missing, f"beats with neither a description nor SAID: {missing}"
+    said = {slug(b.id) for b in beats if b.description.said}
+    reviewed = SAID[clip.scene]
+    assert said == reviewed, f"{clip.scene}: SAID on {sorted(said)}, reviewed as {sorted(reviewed)}"
+
+
+LONGER = {"LectureTitle.outline": 25}
+"""Beats whose description may run longer, and how long: the outline names the sections no voice reads."""
+
+
+@pytest.mark.parametrize("clip", CLIPS)
+def test_descriptions_are_short_and_written_for_the_ear(clip):
+    for beat in script()[clip.scene]:
+        text = beat.description.text
+        if not text:
+            continue
+        most = LONGER.get(f"{clip.scene}.{slug(beat.id)}", MAX_WORDS)
+        assert len(text.split()) <= most, f"{beat.id}: {len(text.split())} words: {text!r}"
+        assert text.isascii() and not re.search(r"[\\$_^{}]", text), f"{beat.id}: not for the ear: {text!r}"
+        assert text.rstrip().endswith((".", "!", "?")), f"{beat.id}: a description ends its sentence"
+
+
+@pytest.mark.parametrize("clip", CLIPS)
+def test_every_number_a_description_speaks_is_the_computed_value(clip):
+    expected = expected_numbers(clip.module)
+    for beat in script()[clip.scene]:
+        key = f"{slug(beat.id)}.description"
+        want = expected[key]() if key in expected else []
+        assert numbers_in(beat.description.text) == want, f"{beat.id}: {beat.description.text!r}"
+
+
+def test_the_predict_beat_is_said_and_its_answer_described():
+    for clip in LECTURE:
+        beats = {slug(b.id): b for b in script()[clip.scene]}
+        if "predict" in beats:
+            assert beats["predict"].description.said, clip.scene
+            assert beats["predict-answer"].description.needed, clip.scene
