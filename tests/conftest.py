@@ -1,4 +1,11 @@
-"""Test-wide settings: reproducible hypothesis runs in CI."""
+"""Test-wide settings: reproducible hypothesis runs in CI.
+
+The suite runs on every core with pytest-xdist (``-n auto --dist loadgroup`` in
+pyproject.toml). A module whose tests share an expensive fixture (a build, a
+cluster, the lecture's dry run) marks itself ``pytest.mark.xdist_group(name)``,
+so those tests run on one worker and the fixture is made once, not once per
+worker.
+"""
 
 import os
 

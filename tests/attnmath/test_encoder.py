@@ -22,6 +22,9 @@ from attnmath.encoder import (
     sentence_embedding,
 )
 
+# tests that share this module's fixtures run on one xdist worker (tests/conftest.py)
+pytestmark = pytest.mark.xdist_group("encoder")
+
 REPO = Path(__file__).resolve().parents[2]
 SENTENCES = [
     "The weather is lovely today.",

@@ -26,7 +26,7 @@ from attnmath.head_patterns import (
 )
 from attnmath.heads import DEFAULT_SENTENCE, HEAD_NAMES, Sentence, stylized_heads
 
-pytestmark = pytest.mark.filterwarnings("error")
+pytestmark = [pytest.mark.filterwarnings("error"), pytest.mark.xdist_group("encoder")]  # one model load
 
 # DEFAULT_SENTENCE as the model sees it: one token per word, [CLS] first, [SEP] last.
 TOKENS = ["[CLS]", *(w.lower() for w in DEFAULT_SENTENCE.texts), "[SEP]"]

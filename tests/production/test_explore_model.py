@@ -22,6 +22,9 @@ from production.page import render_page
 from production.page.figures import MODEL_PLACES, figure_data
 from tests.production.test_explore import assert_shown
 
+# tests that share this module's fixtures run on one xdist worker (tests/conftest.py)
+pytestmark = pytest.mark.xdist_group("explore-model")
+
 FIG = "#explore-s5"
 MODEL = "all-MiniLM-L6-v2"
 

@@ -14,6 +14,9 @@ from production.page.equations import EQUATIONS, equation_svg, inline_svg
 from tests.production.browser import assert_no_axe_violations, open_page
 from tests.production.conftest import TITLE
 
+# tests that share this module's fixtures run on one xdist worker (tests/conftest.py)
+pytestmark = pytest.mark.xdist_group("notes")
+
 
 @pytest.fixture(scope="module")
 def notes(lecture, browser):

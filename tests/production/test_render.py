@@ -12,6 +12,9 @@ import pytest
 
 from lecture.clips import find_clip
 
+# tests that share this module's fixtures run on one xdist worker (tests/conftest.py)
+pytestmark = pytest.mark.xdist_group("render-one")
+
 REPO = Path(__file__).resolve().parents[2]
 CLIP = find_clip("LectureTitle")  # the shortest scene: the plain manim CLI, twice
 

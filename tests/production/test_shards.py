@@ -37,6 +37,9 @@ from tests.production.shard_helpers import (
     run_cli,
 )
 
+# tests that share this module's fixtures run on one xdist worker (tests/conftest.py)
+pytestmark = pytest.mark.xdist_group("shards")
+
 
 @given(st.lists(st.floats(0.1, 100.0), min_size=1, max_size=60), st.integers(1, 70))
 def test_split_cuts_contiguous_non_empty_ranges(costs, n):

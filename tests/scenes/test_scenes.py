@@ -10,6 +10,9 @@ from PIL import Image
 
 from tests.scenes.conftest import REFERENCE_DIR
 
+# tests that share this module's fixtures run on one xdist worker (tests/conftest.py)
+pytestmark = pytest.mark.xdist_group("scene-runs")
+
 
 def test_scene_constructs_and_has_a_sensible_length(scene_run):
     # section 3 derives softmax step by step, then checks, sweeps and asks: the longest, at about 3 min 20 s
