@@ -121,9 +121,7 @@ class BarPanel(VGroup):
             # Every item numbered when there is room, else every other one.
             step = int(np.ceil(0.75 / (width / self.n)))
             shown = range(0, self.n, step)
-            self.index_labels = VGroup(
-                *(label(str(i + 1), small=True, color=theme.MUTED) for i in shown)
-            )
+            self.index_labels = VGroup(*(label(str(i + 1), small=True, color=theme.MUTED) for i in shown))
             for i, mob in zip(shown, self.index_labels, strict=True):
                 mob.move_to([self._x(i), self.box.get_bottom()[1] - 0.32, 0])
             self.add(self.index_labels)

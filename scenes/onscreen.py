@@ -2,8 +2,10 @@
 
 A readout (:class:`drawing.widgets.Readout`) counts as its label and the value
 it shows. An equation's parts (``MathTex("a", "=", "b")``) on one line are one
-equation; parts moved onto lines of their own are equations of their own, and
-a part shown without the rest (``Write(formula[0])``) counts. Anything under a curtain
+equation, parts moved onto lines of their own are equations of their own, and
+a part shown without the rest (``Write(formula[0])``) counts. A ``MathTex``
+whose parts are separate equations, wherever they sit, says so with
+:func:`separate_equations`. Anything under a curtain
 (:class:`drawing.predict.Curtain`, ``covers = True``) is hidden, and so is
 anything faded out.
 """
@@ -15,7 +17,7 @@ from manim.mobject.text.tex_mobject import MathTexPart
 
 from drawing.widgets import Readout
 
-__all__ = ["visible_equations", "now_shows", "uncovered"]
+__all__ = ["visible_equations", "now_shows", "separate_equations", "uncovered"]
 
 VISIBLE = 0.05
 """The least fill opacity at which an equation counts as on screen."""
@@ -29,25 +31,23 @@ def _tex(mob: Mobject) -> str:
     return " ".join(str(getattr(mob, "tex_string", "")).split())
 
 
-APART = 0.4
-"""Scene units between two parts of one ``MathTex`` on a line that make them two equations."""
+def separate_equations(tex: MathTex) -> MathTex:
+    """Mark ``tex``'s parts as equations of their own (two formulas typeset together, then laid apart)."""
+    tex.separate_parts = True  # type: ignore[attr-defined]
+    return tex
 
 
-def _lines(parts: list[Mobject]) -> list[str]:
-    """The parts' LaTeX, joined where they run on along one line, in order.
-
-    Two parts are one equation when their heights overlap and the gap
-    between them is under :data:`APART` (parts set side by side with room
-    between them are two).
-    """
-    lines: list[tuple[float, float, float, list[str]]] = []
+def _lines(tex: MathTex, parts: list[Mobject]) -> list[str]:
+    """The parts' LaTeX, joined where they run on along one line (their heights overlap), in order."""
+    if getattr(tex, "separate_parts", False):
+        return [_tex(part) for part in parts]
+    lines: list[tuple[float, float, list[str]]] = []
     for part in parts:
-        low, high, left = part.get_bottom()[1], part.get_top()[1], part.get_left()[0]
-        if lines and low < lines[-1][1] and high > lines[-1][0] and left - lines[-1][2] < APART:
-            lines[-1][3].append(_tex(part))
-            lines[-1] = (*lines[-1][:2], part.get_right()[0], lines[-1][3])
+        low, high = part.get_bottom()[1], part.get_top()[1]
+        if lines and low < lines[-1][1] and high > lines[-1][0]:
+            lines[-1][2].append(_tex(part))
         else:
-            lines.append((low, high, part.get_right()[0], [_tex(part)]))
+            lines.append((low, high, [_tex(part)]))
     return [" ".join(t for t in texts if t) for *_, texts in lines]
 
 
@@ -71,11 +71,8 @@ def visible_equations(scene: Scene) -> list[str]:
                 found.append(mob.shown_tex)
             return
         if isinstance(mob, MathTex) and mob.submobjects:
-            found.extend(
-                _lines(
-                    [p for p in mob.submobjects if p.has_points() or p.submobjects if _opacity(p) > VISIBLE]
-                )
-            )
+            shown = [p for p in mob.submobjects if p.has_points() or p.submobjects if _opacity(p) > VISIBLE]
+            found.extend(_lines(mob, shown))
             return
         if isinstance(mob, (MathTexPart, SingleStringMathTex)):
             if _opacity(mob) > VISIBLE:

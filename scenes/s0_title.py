@@ -30,6 +30,7 @@ from drawing import theme
 from drawing.widgets import fit_width, label, math, wrapped
 from lecture.clips import LECTURE
 from scenes.base import SAID, LectureScene
+from scenes.onscreen import separate_equations
 
 __all__ = ["LectureTitle"]
 
@@ -211,6 +212,7 @@ class LectureTitle(LectureScene):
             colors={r"v_i": theme.VALUE, r"k_i": theme.KEY, r"\alpha_i": theme.WEIGHT},
         )
         formula[1].next_to(formula[0], DOWN, buff=0.6)
+        separate_equations(formula)  # the sum and its weights: two equations, however they are laid out
         formula.move_to(0.5 * UP)
         return fit_width(formula, theme.SAFE_RIGHT - theme.SAFE_LEFT)
 

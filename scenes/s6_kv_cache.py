@@ -376,7 +376,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
         per_token, state_mib = self.summary_sizes()
         rows = VGroup(
             VGroup(uniform, self.summary_text("uniform weights: one running sum")),
-            VGroup(state, self.summary_text(f"linear: d \u00d7 d per head, {state_mib} MiB in all")),
+            VGroup(state, self.summary_text(f"linear: d \u00d7 d per head, {state_mib} MiB")),
             VGroup(columns, self.summary_text(f"softmax: every k, v, {per_token} KiB a token")),
         )
         for row in rows:

@@ -44,3 +44,32 @@ def test_readme_scene_table_shows_every_clip_with_its_poster():
         poster = f"tests/scenes/reference/{clip.scene}.png"
         assert f'<img src="{poster}"' in readme, f"README's scene table lacks {clip.scene}'s poster"
         assert (REPO / poster).exists()
+
+
+GROUPED = """
+import os
+
+import pytest
+
+pytestmark = pytest.mark.xdist_group("one")
+
+
+@pytest.mark.parametrize("i", range(6))
+def test_where(i):
+    print("worker", os.environ["PYTEST_XDIST_WORKER"])
+"""
+
+
+def test_a_modules_xdist_group_runs_on_one_worker(tmp_path):
+    """The suite's shared fixtures are made once only while --dist loadgroup groups a module's tests.
+
+    pytest 9.2 broke that silently (pytest-dev/pytest-xdist#1386): every test still passed, and each
+    worker built the two-scene lecture, the shards and the cluster again.
+    """
+    (tmp_path / "test_grouped.py").write_text(GROUPED)
+    args = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2", "--dist", "loadgroup", "-v"]
+    args += ["-s", "-c", "/dev/null", "--rootdir", str(tmp_path), str(tmp_path / "test_grouped.py")]
+    done = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:]
+    workers = {line.split()[0] for line in done.stdout.splitlines() if "PASSED" in line and "[gw" in line}
+    assert len(workers) == 1, f"the group ran on {sorted(workers)}:\n{done.stdout[-2000:]}"

@@ -30,18 +30,40 @@ def _word(match: re.Match[str]) -> str:
     return f'<mi mathvariant="normal">{"".join(_LETTER.findall(match[0]))}</mi>'
 
 
+def _converted(tex: str, display: bool) -> str:
+    try:
+        markup = convert(tex, display="block" if display else "inline")
+    except Exception as exc:  # latex2mathml raises many kinds, all meaning "cannot read this"
+        raise ValueError(f"cannot write {tex!r} as MathML: {exc}") from None
+    return _SPACE.sub(lambda m: f'width="{_SPACES[m[1]]}"', _UPRIGHT.sub(_word, markup))
+
+
+def _inner(markup: str) -> str:
+    return markup.split(">", 1)[1].rsplit("</math>", 1)[0]
+
+
 def mathml(tex: str, display: bool = True) -> Markup:
     r"""``tex`` as one ``<math>`` element, its LaTeX as ``alttext``.
 
     >>> str(mathml(r"\mathrm{Attn}(q) = x", display=False))  # doctest: +ELLIPSIS
     '<math ... alttext="\\mathrm{Attn}(q) = x"><mrow><mrow><mi mathvariant="normal">Attn</mi></mrow>...'
 
+    Lines of an ``align*`` body (``\\`` between them, ``&`` at the alignment
+    points, as manim's ``MathTex`` takes them) become the rows of a table,
+    which latex2mathml does not make of a bare body.
+
+    >>> rows = str(mathml(r"J &= a \\ &= b"))
+    >>> rows.count("<mtr>"), "<mi>&" in rows
+    (2, False)
+
     Raises ``ValueError`` naming the equation when latex2mathml cannot read it.
     """
-    try:
-        markup = convert(tex, display="block" if display else "inline")
-    except Exception as exc:  # latex2mathml raises many kinds, all meaning "cannot read this"
-        raise ValueError(f"cannot write {tex!r} as MathML: {exc}") from None
-    markup = _SPACE.sub(lambda m: f'width="{_SPACES[m[1]]}"', _UPRIGHT.sub(_word, markup))
+    rows = [r.replace("&", " ") for r in re.split(r"\\\\", tex) if r.strip()]
+    if len(rows) > 1 or "&" in tex:
+        cells = "".join(f"<mtr><mtd>{_inner(_converted(r, display))}</mtd></mtr>" for r in rows)
+        head = _converted("x", display).split(">", 1)[0]
+        markup = f'{head}><mtable columnalign="left">{cells}</mtable></math>'
+    else:
+        markup = _converted(tex, display)
     head, rest = markup.split(">", 1)
     return Markup(f'{head} alttext="{escape(tex)}">{rest}')

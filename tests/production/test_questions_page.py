@@ -60,10 +60,10 @@ def test_an_answer_opens_on_click_and_on_the_keyboard(lecture, pages, name):
 
 
 def test_the_answers_follow_the_lecturers_data(lecture, pages):
-    """The synthetic lecture's six scores: its own limits (mean 0.95, top score 3), not the defaults."""
+    """The synthetic lecture's six scores: its own limits (mean 0.950, top score 3), not the defaults."""
     page = pages["notes.html"]
     answers = page.locator("#notes-TemperatureSweep .check .answer").all_text_contents()
-    assert answers[0].startswith("The plain mean of the scores, 0.95:")
+    assert answers[0].startswith("The plain mean of the scores, 0.950:")
     assert answers[1].startswith("The top score, max s_i = 3 ")
 
 

@@ -78,3 +78,16 @@ def test_the_predict_beat_is_said_and_its_answer_described():
         if "predict" in beats:
             assert beats["predict"].description.said, clip.scene
             assert beats["predict-answer"].description.needed, clip.scene
+
+
+@pytest.mark.parametrize("clip", CLIPS)
+def test_every_equation_on_screen_is_recorded_and_reads_as_mathml(clip):
+    """The descriptive transcript gives each beat's equations as MathML: each one converts, with no error."""
+    from production.page.mathml import mathml
+
+    beats = script()[clip.scene]
+    shown = [tex for b in beats for tex in b.equations]
+    assert shown, f"{clip.scene}: no equation recorded on screen"
+    for tex in dict.fromkeys(shown):
+        markup = str(mathml(tex))
+        assert "<merror" not in markup and "<mi>&" not in markup and "\\" not in markup.split('">', 1)[1], tex
