@@ -30,7 +30,13 @@ def _word(match: re.Match[str]) -> str:
     return f'<mi mathvariant="normal">{"".join(_LETTER.findall(match[0]))}</mi>'
 
 
+_UNKNOWN = {re.compile(r"\\arg(?![A-Za-z])"): r"\operatorname{arg}"}
+"""Operator names latex2mathml leaves as raw text, and how it reads them (as an operator name)."""
+
+
 def _converted(tex: str, display: bool) -> str:
+    for name, known in _UNKNOWN.items():
+        tex = name.sub(known.replace("\\", "\\\\"), tex)  # a replacement template: its backslash escaped
     try:
         markup = convert(tex, display="block" if display else "inline")
     except Exception as exc:  # latex2mathml raises many kinds, all meaning "cannot read this"
@@ -53,8 +59,13 @@ def mathml(tex: str, display: bool = True) -> Markup:
     which latex2mathml does not make of a bare body.
 
     >>> rows = str(mathml(r"J &= a \\ &= b"))
-    >>> rows.count("<mtr>"), "<mi>&" in rows
+    >>> rows.count("<mtr>"), "<mi>&</mi>" in rows
     (2, False)
+
+    An operator name it does not know is read as one (``\arg``):
+
+    >>> "<mo>arg</mo>" in str(mathml(r"\arg\max_a x"))
+    True
 
     Raises ``ValueError`` naming the equation when latex2mathml cannot read it.
     """

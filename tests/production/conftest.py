@@ -140,6 +140,14 @@ def write_beats(stem: Path, scene: str, tone: Path) -> None:
     )
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (--dist loadgroup)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """test_build.py's tests that read its two-scene build are one xdist group: the build is made once."""
+    for item in items:
+        if item.path.name == "test_build.py" and "build" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("build"))
+
+
 @pytest.fixture(scope="session")
 def lecture(tmp_path_factory) -> dict:
     """Publish the synthetic lecture; returns its folder, manifest and lecture file."""

@@ -28,8 +28,9 @@ REPO = Path(__file__).resolve().parents[2]
 SCENES = ["LectureTitle", "FixedVsQueryWeights"]
 CONFIG = 'title = "Two-scene test lecture"\nscenes = ["LectureTitle", "FixedVsQueryWeights"]\n'
 
-# the module's build is shared: its tests run on one xdist worker (tests/conftest.py)
-pytestmark = [pytest.mark.render, pytest.mark.xdist_group("build")]
+# the tests that read the module's build run on one xdist worker (tests/production/conftest.py); the
+# others, each rendering on its own, go wherever a worker is free
+pytestmark = pytest.mark.render
 
 
 def run_cli(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
@@ -509,7 +510,8 @@ def check_storyboards(out: Path) -> None:
     with chromium() as browser:
         opened = open_page(browser, (out / "index.html").as_uri())
         page = opened.page
-        page.wait_for_function(f"document.body.dataset.videosLoaded === '{len(clips) + 1}'", timeout=30000)
+        players = len(clips) + 1 + ("described" in json.loads((out / "manifest.json").read_text()))
+        page.wait_for_function(f"document.body.dataset.videosLoaded === '{players}'", timeout=30000)
         for i, clip in enumerate(clips):
             buttons = page.locator(f"#section-{clip['scene']} button.beat")
             assert buttons.count() == len(clip["beats"]) == len(clip["storyboard"])
