@@ -403,7 +403,7 @@ class FixedVsQueryWeights(LectureScene):
             "fitted",
             f"Both tuned on these {self.x.size} points, each predicted from the rest: the learned one "
             f"should not lose, holding every Gaussian; here {a_loo} to {g_loo}.",
-            shows=SAID,  # both errors are spoken; the rules only flash
+            shows=f"Leave-one-out errors on screen: learned {a_loo}, best Gaussian {g_loo}.",
         ):
             for rule in (self.words[k][0][1] for k in (1, 2)):  # colour only: grown, it leaves the frame
                 self.play(Indicate(rule, scale_factor=1.0), run_time=1.2)

@@ -236,7 +236,7 @@ class KernelVariants(LectureScene):
     def priors_description(self) -> str:
         """The window's slots, then ALiBi's decay, as the position panel draws them."""
         kept = int(np.count_nonzero(self.profiles.position[POSITION_STEPS[1][1]]))
-        return f"The area keeps the {kept} slots nearest the query, then decays smoothly to near zero."
+        return f"Window: only the {kept} slots nearest the query; ALiBi: smooth decay to near zero."
 
     def t5_description(self) -> str:
         """T5's stylised profile: its drop one token back, then its long tail."""

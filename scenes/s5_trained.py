@@ -229,8 +229,7 @@ class TrainedHeads(_Scene):
         row = VGroup(*(self.unmatched_card(m) for m in missing)).arrange(RIGHT, buff=0.7, aligned_edge=UP)
         title = label(f"no head shows these on its own (threshold {MATCH_THRESHOLD:g})", color=theme.TEXT)
         VGroup(title, row).arrange(DOWN, buff=0.4).move_to([0, 0.2, 0])
-        by = {True: ", from the previous-token head", False: ""}  # a match the previous-token score explains
-        scores = ", ".join(f"{ON_SCREEN[m.stylised]} {best_score(m):.3f}{by[m.matched]}" for m in missing)
+        scores = self.unmatched_scores(missing)
         with self.beat(
             "trained-none",
             f"Scored as the share of weight on their pattern, no head reaches {MATCH_THRESHOLD:g} on its own "
@@ -240,6 +239,17 @@ class TrainedHeads(_Scene):
             self.play(FadeOut(self.shown), run_time=0.6)
             self.fade_in(title, row, run_time=1.2)
         self.shown = VGroup(title, row)
+
+    @staticmethod
+    def unmatched_scores(missing: list[HeadMatch]) -> str:
+        """The cards' best scores for the ear: those under the threshold, then those explained elsewhere.
+
+        The previous-token head is named once, at the end ("but only via ..."), so that a listener who
+        hears it once does not take it for all three.
+        """
+        under = ", ".join(f"{ON_SCREEN[m.stylised]} {best_score(m):.3f}" for m in missing if not m.matched)
+        via = ", ".join(f"{ON_SCREEN[m.stylised]} {best_score(m):.3f}" for m in missing if m.matched)
+        return "; ".join(p for p in (under, via and f"{via}, but only via the previous-token head") if p)
 
     @staticmethod
     def why_unmatched(match: HeadMatch) -> str:

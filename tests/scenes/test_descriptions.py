@@ -24,7 +24,7 @@ words a beat, the descriptions doubled the lecture's length: 15:52 became 32:00)
 
 SAID = {
     "LectureTitle": {"title", "weights", "temperature"},
-    "FixedVsQueryWeights": {"title", "fitted", "overfit", "when-learned-wins", "predict"},
+    "FixedVsQueryWeights": {"title", "overfit", "when-learned-wins", "predict"},
     "KernelRegressionCollapse": {"title", "steps", "flat", "softmax-form", "attention", "predict"},
     "TemperatureSweep": {"title", "retrieval", "lagrangian", "positive", "log", "unique", "predict"},
     "KernelVariants": {"title", "position-row", "kl-form", "kl-penalty", "predict"},

@@ -75,6 +75,7 @@ def said(v: float) -> str:
 EXPECTED = {
     "mean": lambda: [str(S.n_points)],
     "fitted": lambda: [str(S.n_points), said(errors()[1]), said(errors()[0])],
+    "fitted.description": lambda: [said(errors()[1]), said(errors()[0])],  # learned, then best Gaussian
     "held-out": lambda: [str(S.n_fresh), said(errors()[2]), said(errors()[3])],
     "overfit": lambda: [str(errors()[4]), str(S.n_points)],
     # all N bars at 1 over N: the count of points and the mean's constant weight 1/N

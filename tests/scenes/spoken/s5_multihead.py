@@ -159,8 +159,9 @@ def trained_none() -> list[str]:
         explained = pattern != "previous" and previous_mass(attention[layer][head]) >= THRESHOLD
         own = best >= THRESHOLD and not explained
         if not own:
-            missing.append(best)
-    return [f"{math.floor(1000 * best) / 1000:.3f}" for best in missing]
+            missing.append((best >= THRESHOLD, best))  # over the threshold only through the previous token
+    missing.sort(key=lambda m: m[0])  # the description names those under the threshold first (a stable sort)
+    return [f"{math.floor(1000 * best) / 1000:.3f}" for _, best in missing]
 
 
 def concatenation() -> list[str]:
