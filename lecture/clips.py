@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Clip", "LECTURE", "find_clip", "UnknownScene", "SCENES_DIR"]
+__all__ = ["Clip", "LECTURE", "find_clip", "section_heading", "UnknownScene", "SCENES_DIR"]
 
 SCENES_DIR = Path(__file__).resolve().parents[1] / "scenes"
 
@@ -50,6 +50,15 @@ LECTURE: tuple[Clip, ...] = (
     Clip("KVCacheGrowth", "s6_kv_cache", "6", "Causal masking and the KV cache", 108.0),
     Clip("AdaptiveSufficiency", "s7_adaptive_sufficiency", "7", "Adaptive sufficiency", 45.0),
 )
+
+
+def section_heading(section: str, title: str) -> str:
+    """A section's heading in chapters, pages and transcripts: its number and title (title section: title).
+
+    >>> section_heading("3", "Softmax"), section_heading("0", "Attention")
+    ('3. Softmax', 'Attention')
+    """
+    return title if section == "0" else f"{section}. {title}"
 
 
 class UnknownScene(KeyError):

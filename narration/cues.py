@@ -34,6 +34,17 @@ class Cue:
         """The cue ``seconds`` later."""
         return replace(self, start=self.start + seconds, end=self.end + seconds)
 
+    def moved_to_ms(self, seconds: float) -> Cue:
+        """The cue ``seconds`` later, its start to the millisecond and its length kept to the millisecond.
+
+        Rounding the end on its own could lengthen a 7-second cue to 7.001 s.
+
+        >>> Cue(0.0004, 7.0008, "x").moved_to_ms(0.0)  # ends at 7.001 if the end were rounded alone
+        Cue(start=0.0, end=7.0, text='x')
+        """
+        at = round(self.start + seconds, 3)
+        return Cue(at, at + round(self.duration, 3), self.text)
+
     def clamped(self, end: float) -> Cue:
         """The cue cut to end by ``end``."""
         return replace(self, end=min(self.end, end))

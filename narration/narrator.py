@@ -27,6 +27,7 @@ from pathlib import Path
 from lecture.config import REPO, VOICES, default_recordings
 from lecture.settings import SceneSettings
 from narration import voice
+from narration.beats import Description
 from narration.cues import Cue
 
 __all__ = [
@@ -47,6 +48,9 @@ __all__ = [
 LINE = 42  # characters a caption line
 MAX_CPS = 19.5  # characters a second a cue may ask the viewer to read (practice: 20)
 MIN_CUE, MAX_CUE = 1.0, 7.0  # seconds a cue stays up
+CUE_MARGIN = 0.001
+"""How far under :data:`MAX_CUE` a cue is capped: times are kept to the millisecond, and a cue of exactly
+7 s, written as 00:01:02,650 --> 00:01:09,650 and subtracted back, reads 7.000000000000007 s."""
 SENTENCE_PAUSE = 0.45  # seconds of silence after a chunk that ends a sentence,
 CLAUSE_PAUSE = 0.25  # and after one that ends at a clause break (a comma, "and", "which" ...)
 BREATH = 0.3  # seconds after a beat's speech before the next beat starts
@@ -175,7 +179,7 @@ def _cue_times(chunks: list[str], speech: list[tuple[float, float]]) -> list[Cue
     for i, (chunk, (start, end)) in enumerate(zip(chunks, speech, strict=True)):
         until = speech[i + 1][0] if i + 1 < len(speech) else end + BREATH
         readable = max(MIN_CUE, len(chunk) / MAX_CPS)
-        length = min(max(until - start, readable), MAX_CUE)
+        length = min(max(until - start, readable), MAX_CUE - CUE_MARGIN)
         if i + 1 < len(speech):
             length = min(length, speech[i + 1][0] - start)  # never under the next cue
         cues.append(Cue(round(start, 3), round(start, 3) + round(length, 3), wrap_cue(chunk) or chunk))
@@ -251,6 +255,16 @@ class Narrator:
                 warning = f"{exc}; using the draft voice for this beat"
         make = self._estimated if self.settings.estimate else self._draft
         return replace(make(beat_id, text, chunks), warning=warning)
+
+    def describe(self, beat_id: str, text: str) -> Description:
+        """``beat_id``'s audio description, spoken like a beat (``<beat id>.description.wav`` wins).
+
+        Its sound and cues count from the description's own start.
+        """
+        spoken = self.speak(f"{beat_id}.description", " ".join(text.split()))
+        audio = tuple((str(path), round(offset, 3)) for path, offset in spoken.audio)
+        cues = tuple(cue.moved_to_ms(0.0) for cue in spoken.cues)
+        return Description(spoken.text, False, round(spoken.duration, 3), audio, cues)
 
     def _draft(self, beat_id: str, text: str, chunks: list[str]) -> Spoken:
         engine = self.settings.engine

@@ -13,12 +13,14 @@ import os
 import signal
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from atomic_files import write_text
 from lecture.clips import Clip, UnknownScene, find_clip
 from lecture.config import ConfigError, LectureConfig, load_config
+from narration.beats import Beat, Description
 from production.lock import media_lock
 from production.manim_run import terminate_children
 from production.options import (
@@ -34,6 +36,8 @@ from production.options import (
 
 __all__ = ["main"]
 
+Describer = Callable[[Beat], Description] | bool
+"""What ``publish_lecture(..., described=)`` takes: False, or what voices a description made elsewhere."""
 BUG = 70
 """Exit status of an internal error (``EX_SOFTWARE`` in sysexits.h)."""
 DEFAULT_MEDIA = REPO / "media"
@@ -194,12 +198,12 @@ def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) 
             print(f"\n{len(results)} clip(s) in {out_dir}")
 
 
-def _describer(args: argparse.Namespace, config: LectureConfig) -> Any:
+def _describer(args: argparse.Namespace, config: LectureConfig) -> Describer:
     """What voices a description whose sound is not here, for ``build --described``; False without it."""
     if not args.described:
         return False
     from narration.narrator import NarrationSettings
-    from production.described import speaker
+    from production.described import speaker  # imports PyAV: only when asked for
 
     media = args.media_dir.resolve()
     return speaker(NarrationSettings(voice=config.voice, recordings=config.narration, cache=media / "voice"))

@@ -87,11 +87,7 @@ def freezes(record: BeatsRecord, fps: float) -> list[Freeze]:
     return [Freeze(round(b.end * fps), math.ceil(_pause(b) * fps - 1e-9)) for b in record.beats]
 
 
-def _shifted(cue: Cue, by: float) -> Cue:
-    return Cue(round(cue.start + by, 3), round(cue.end + by, 3), cue.text)
-
-
-def described_record(record: BeatsRecord, fps: float) -> BeatsRecord:
+def described_record(record: BeatsRecord, fps: float, holds: Sequence[Freeze] | None = None) -> BeatsRecord:
     """The beats of the described clip: times moved by the pauses before them, each description in its pause.
 
     A beat's ``audio`` and ``cues`` then hold its description's too, in clip
@@ -110,14 +106,14 @@ def described_record(record: BeatsRecord, fps: float) -> BeatsRecord:
     """
     beats: list[Beat] = []
     offset = 0.0
-    for beat, freeze in zip(record.beats, freezes(record, fps), strict=True):
+    for beat, freeze in zip(record.beats, holds if holds is not None else freezes(record, fps), strict=True):
         hold = freeze.frames / fps
         said_at = beat.end + offset + LEAD  # where the description starts, in the described clip
         desc = beat.description
         audio = tuple((p, round(t + offset, 6)) for p, t in beat.audio)
         audio += tuple((p, round(said_at + t, 6)) for p, t in desc.audio) if hold else ()
-        cues = tuple(_shifted(c, offset) for c in beat.cues)
-        cues += tuple(_shifted(c, said_at) for c in desc.cues) if hold else ()
+        cues = tuple(c.moved_to_ms(offset) for c in beat.cues)
+        cues += tuple(c.moved_to_ms(said_at) for c in desc.cues) if hold else ()
         moved = replace(
             beat,
             start=round(beat.start + offset, 3),
@@ -204,11 +200,12 @@ def describe_clip(
         )
         record = replace(record, beats=beats)
     fps = probe(video).fps
-    described = described_record(record, fps)
+    holds = freezes(record, fps)
+    described = described_record(record, fps, holds)
     _check_voice(described, video.name)
     silent = out.with_name(f".{out.stem}.frames{out.suffix}")
     try:
-        write_described_video(video, freezes(record, fps), silent)
+        write_described_video(video, holds, silent)
         seconds = probe(silent).duration
         if not add_voice(silent, described, out, seconds):
             with replacing(out) as tmp:
@@ -239,10 +236,6 @@ def speaker(settings: NarrationSettings) -> Callable[[Beat], Description]:
     """A description's sound made here with ``settings``' voice (cached; a recording wins if there is one)."""
 
     def speak(beat: Beat) -> Description:
-        scene = beat.id.split(".", 1)[0]
-        spoken = Narrator(scene, settings).speak(f"{beat.id}.description", beat.description.text)
-        audio = tuple((str(p), round(t, 3)) for p, t in spoken.audio)
-        cues = tuple(Cue(round(c.start, 3), round(c.end, 3), c.text) for c in spoken.cues)
-        return replace(beat.description, duration=round(spoken.duration, 3), audio=audio, cues=cues)
+        return Narrator(beat.id.split(".", 1)[0], settings).describe(beat.id, beat.description.text)
 
     return speak

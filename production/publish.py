@@ -20,7 +20,7 @@ import av
 import manim
 
 from atomic_files import write_text
-from lecture.clips import Clip
+from lecture.clips import Clip, section_heading
 from lecture.config import LectureConfig
 from narration.beats import Beat, BeatsRecord, Description
 from narration.cues import Cue
@@ -39,8 +39,7 @@ DESCRIBED_CHAPTERS = "chapters-described.vtt"
 
 
 def _chapter(clip: Clip) -> str:
-    """A chapter's title: the section's number and title (the title alone for the title section)."""
-    return clip.title if clip.section == "0" else f"{clip.section}. {clip.title}"
+    return section_heading(clip.section, clip.title)
 
 
 def sha256(path: Path) -> str:
@@ -124,8 +123,7 @@ def transcript(title: str, clips: Sequence[dict[str, Any]]) -> str:
     """Markdown transcript of the lecture: each clip's narration, beat by beat, with its time."""
     lines = [f"# {title}", ""]
     for clip in clips:
-        heading = clip["title"] if clip["section"] == "0" else f"{clip['section']}. {clip['title']}"
-        lines += [f"## {heading}", ""]
+        lines += [f"## {section_heading(clip['section'], clip['title'])}", ""]
         for beat in clip["beats"]:
             at = clip["start"] + beat["start"]
             lines += [f"[{int(at // 60)}:{at % 60:04.1f}] {beat['text']}", ""]
@@ -146,14 +144,15 @@ def _described_clip(result: RenderResult, speak: Callable[[Beat], Description] |
         print(f"describing {result.video.name}: {count} descriptions", file=sys.stderr, flush=True)
         record = describe_clip(result.video, source, video, speak)
         record.write(beats_file)
-    cues = clamp(record.cues(), probe(video).duration)
+    seconds = probe(video).duration
+    cues = clamp(record.cues(), seconds)
     srt, vtt = video.with_name(f"{stem}.srt"), video.with_name(f"{stem}.vtt")
     write_text(srt, to_srt(cues))
     write_text(vtt, to_vtt(cues))
     return {
         "scene": result.clip.scene,
         "file": video.name,
-        "duration": round(probe(video).duration, 3),
+        "duration": round(seconds, 3),
         "captions": {"srt": srt.name, "vtt": vtt.name},
         "beats": record.manifest(),
         "cues": cues,

@@ -18,7 +18,6 @@ from lecture.config import apply_overrides
 from lecture.questions import Question
 from lecture.settings import SceneSettings
 from narration.beats import Beat, BeatsRecord, Description
-from narration.cues import Cue
 from narration.narrator import BREATH, Narrator, Spoken
 from scenes.onscreen import visible_equations
 
@@ -53,12 +52,6 @@ def live_parts(mob: Mobject) -> tuple[list[Mobject], list[Mobject]]:
             moving += m
         return still, moving
     return [], [mob]
-
-
-def _in_clip_time(cue: Cue, beat_start: float) -> Cue:
-    """A beat's ``cue`` in clip time, to the millisecond as the beats record keeps it."""
-    at = round(beat_start + cue.start, 3)
-    return Cue(at, at + round(cue.duration, 3), cue.text)
 
 
 class LectureScene(Scene):
@@ -156,12 +149,7 @@ class LectureScene(Scene):
         """The beat's audio description, spoken (or timed) by the scene's voice; empty when there is none."""
         if isinstance(shows, Said):
             return Description(said=True)
-        if not shows:
-            return Description()
-        spoken = self.narrator.speak(f"{beat_id}.description", " ".join(shows.split()))
-        audio = tuple((str(path), round(offset, 3)) for path, offset in spoken.audio)
-        cues = tuple(_in_clip_time(cue, 0.0) for cue in spoken.cues)
-        return Description(spoken.text, False, round(spoken.duration, 3), audio, cues)
+        return self.narrator.describe(beat_id, shows) if shows else Description()
 
     def play(self, *args: Any, **kwargs: Any) -> None:
         """Play, then note the equations on screen (the descriptive transcript lists each beat's)."""
@@ -223,7 +211,7 @@ class LectureScene(Scene):
                 voice=spoken.voice,
                 engine=spoken.engine,
                 audio=tuple((str(path), round(start + offset, 3)) for path, offset in spoken.audio),
-                cues=tuple(_in_clip_time(cue, start) for cue in spoken.cues),
+                cues=tuple(cue.moved_to_ms(start) for cue in spoken.cues),
                 warning=spoken.warning,
                 description=description or Description(),
                 equations=tuple(self.beat_equations),

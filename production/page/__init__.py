@@ -29,6 +29,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from drawing import theme
+from lecture.clips import section_heading
 from lecture.config import LectureConfig
 from lecture.questions import questions_for
 from production.page.equations import typeset
@@ -83,8 +84,8 @@ def inline_json(data: Any) -> Markup:
 
 
 def _section_heading(clip: Mapping[str, Any]) -> str:
-    """A section's heading: its number and title (the title alone for the title section)."""
-    return clip["title"] if clip["section"] == "0" else f"{clip['section']}. {clip['title']}"
+    """A manifest clip's section heading (:func:`lecture.clips.section_heading`)."""
+    return section_heading(clip["section"], clip["title"])
 
 
 def _clip_context(clip: Mapping[str, Any], folder: Path, index: int) -> dict[str, Any]:

@@ -30,6 +30,7 @@ def _word(match: re.Match[str]) -> str:
     return f'<mi mathvariant="normal">{"".join(_LETTER.findall(match[0]))}</mi>'
 
 
+MATHML = "http://www.w3.org/1998/Math/MathML"
 _UNKNOWN = {re.compile(r"\\arg(?![A-Za-z])"): r"\operatorname{arg}"}
 """Operator names latex2mathml leaves as raw text, and how it reads them (as an operator name)."""
 
@@ -72,7 +73,7 @@ def mathml(tex: str, display: bool = True) -> Markup:
     rows = [r.replace("&", " ") for r in re.split(r"\\\\", tex) if r.strip()]
     if len(rows) > 1 or "&" in tex:
         cells = "".join(f"<mtr><mtd>{_inner(_converted(r, display))}</mtd></mtr>" for r in rows)
-        head = _converted("x", display).split(">", 1)[0]
+        head = f'<math xmlns="{MATHML}" display="{"block" if display else "inline"}"'
         markup = f'{head}><mtable columnalign="left">{cells}</mtable></math>'
     else:
         markup = _converted(tex, display)

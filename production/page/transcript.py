@@ -17,6 +17,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from lecture.clips import section_heading
 from production.page.mathml import mathml
 
 __all__ = ["transcript_sections"]
@@ -48,6 +49,6 @@ def transcript_sections(manifest: Mapping[str, Any]) -> list[dict[str, Any]]:
                 }
             )
             before = set(equations)
-        heading = clip["title"] if clip["section"] == "0" else f"{clip['section']}. {clip['title']}"
+        heading = section_heading(clip["section"], clip["title"])  # as the page and the notes head it
         sections.append({"scene": clip["scene"], "heading": heading, "start": clip["start"], "beats": beats})
     return sections
