@@ -13,8 +13,10 @@ RETRIEVAL_SCORES: tuple[float, ...] = (1.2, 0.4, 2.6, 1.9, 0.8, 3.0, 1.5, 0.3, 2
 """The twelve memory items' scores that section 3 sweeps the temperature over (its default)."""
 
 
-def noisy_sine(n: int, *, noise: float = 0.25, seed: int = 0) -> tuple[FloatArray, FloatArray]:
-    r"""Sorted positions :math:`x_i \sim U(0, 1)` and :math:`y_i = \sin(2\pi x_i) + \varepsilon_i`.
+def noisy_sine(
+    n: int, *, noise: float = 0.25, seed: int = 0, low: float = 0.0, high: float = 1.0
+) -> tuple[FloatArray, FloatArray]:
+    r"""Sorted :math:`x_i \sim U(\text{low}, \text{high})` and :math:`y_i = \sin(2\pi x_i) + \varepsilon_i`.
 
     Parameters
     ----------
@@ -24,6 +26,9 @@ def noisy_sine(n: int, *, noise: float = 0.25, seed: int = 0) -> tuple[FloatArra
         Standard deviation of the Gaussian noise (>= 0).
     seed : int
         Seed of ``numpy.random.default_rng``.
+    low, high : float
+        The interval the positions are drawn from (``low < high``); fresh points for judging a fit are
+        drawn from the fitted points' own range, so that their error is not partly extrapolation.
 
     Returns
     -------
@@ -38,6 +43,8 @@ def noisy_sine(n: int, *, noise: float = 0.25, seed: int = 0) -> tuple[FloatArra
     n = check_int(n, "n", minimum=1)
     if not noise >= 0:
         raise ValueError(f"noise must be >= 0, got {noise}")
+    if not low < high:
+        raise ValueError(f"low must be below high, got {low} and {high}")
     rng = np.random.default_rng(seed)
-    x = np.sort(rng.uniform(0.0, 1.0, n))
+    x = np.sort(rng.uniform(low, high, n))
     return x, np.sin(2 * np.pi * x) + noise * rng.normal(size=n)

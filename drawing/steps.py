@@ -5,14 +5,30 @@ one idea per frame): the current step is drawn at ``size`` in the middle of
 the frame, the step it came from shrinks to ``header_size`` at the top so the
 viewer can see where it came from, and the terms the narration speaks about
 are boxed in their role's colour with a short gloss beneath.
+
+A step is written term by term while the beat begins to speak it, and a box
+comes as its words are said: the scene passes ``until_said``, which holds the
+picture until the narration reaches some words.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
-from manim import DOWN, UP, Animation, FadeIn, FadeOut, Mobject, Scene, SurroundingRectangle, VGroup
+from manim import (
+    DOWN,
+    UP,
+    Animation,
+    FadeIn,
+    FadeOut,
+    LaggedStart,
+    Mobject,
+    Scene,
+    SurroundingRectangle,
+    VGroup,
+    Write,
+)
 
 from drawing import theme
 from drawing.widgets import fit_width, label, math
@@ -36,8 +52,11 @@ class EquationSteps:
         y: float = 0.3,
         header_y: float = 2.75,
         header_top: float = 3.4,
+        until_said: Callable[[str], None] = lambda _words: None,
+        write_seconds: float = 2.0,
     ) -> None:
-        self.scene, self.colors = scene, dict(colors or {})
+        self.scene, self.colors, self.until_said = scene, dict(colors or {}), until_said
+        self.write_seconds = write_seconds
         self.size, self.header_size = size, header_size
         self.y, self.header_y, self.header_top = y, header_y, header_top
         self.header: Mobject = VGroup()
@@ -54,8 +73,19 @@ class EquationSteps:
         self.scene.play(FadeIn(main.move_to(self.y * UP)), run_time=1.0)
         self.header, self.main, self.marks = header, main, VGroup()
 
-    def step(self, main: Sequence[str] | Mobject, *marks: Mark) -> None:
-        """Make ``main`` the step being explained; the step before shrinks above it, older ones leave."""
+    def step(
+        self,
+        main: Sequence[str] | Mobject,
+        *marks: Mark,
+        at: str | None = None,
+        parts_at: Sequence[str] = (),
+    ) -> None:
+        """Make ``main`` the step being explained; the step before shrinks above it, older ones leave.
+
+        ``main`` is written term by term; with ``parts_at``, its i-th part is
+        written as the narration says ``parts_at[i]``. The marks come when the
+        narration says ``at`` (at once without it).
+        """
         if not isinstance(main, Mobject):
             main = self.tex(*main)
         fit_width(main, theme.SAFE_RIGHT - theme.SAFE_LEFT).move_to(self.y * UP)
@@ -65,14 +95,25 @@ class EquationSteps:
             self.main.animate.scale(self.header_size / self.size)
             .move_to(self.header_y * UP)
             .align_to(self.header_top * UP, UP),
-            FadeIn(main, shift=0.3 * UP),
-            run_time=1.0,
+            run_time=0.8,
         )
         self.header, self.main, self.marks = self.main, main, VGroup()
-        self.mark(*marks)
+        if parts_at:
+            for part, words in zip(main, parts_at, strict=True):
+                self.until_said(words)
+                self.scene.play(Write(part), run_time=min(self.write_seconds, 2.0))
+        else:
+            terms = LaggedStart(*(Write(part) for part in main), lag_ratio=0.35)
+            self.scene.play(terms, run_time=self.write_seconds)
+        self.mark(*marks, at=at)
 
-    def mark(self, *marks: Mark) -> None:
-        """Box the parts of the current step being spoken, each mark with its gloss beneath."""
+    def mark(self, *marks: Mark, at: str | None = None) -> None:
+        """Box the parts of the current step being spoken, each mark with its gloss beneath.
+
+        With ``at``, the boxes come when the narration says those words.
+        """
+        if at is not None:
+            self.until_said(at)
         new = VGroup()
         for groups, gloss, color in marks:
             boxes = [

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,7 @@ __all__ = [
     "held_stretches",
     "empty_stretches",
     "audit_clip",
+    "plan_held",
 ]
 
 HELD_SECONDS = 6.0
@@ -47,11 +49,14 @@ INK = 24
 """Grey distance (0-255) that counts: a pixel this far from the background is ink, this far from the
 previous frame's pixel has changed (well above the encoder's noise on a still frame)."""
 CHANGE = 0.0005
-"""Share of pixels that must change for a frame to differ visibly from the one before."""
+"""Share of pixels that must change for a frame to differ visibly from the one :data:`LOOKBACK` before."""
+LOOKBACK = 0.5
+"""Seconds back to the frame a frame is compared with."""
 EXEMPT = ("-predict",)
 """Beat ids ending so are deliberate holds (pause and predict)."""
 SCALE = 4
-"""Frames are read at a quarter of their width and height."""
+"""Frames are read at a quarter of their width and height, each pixel the mean of a 4 x 4 block (a thin
+stroke, an equation's glyph, still counts; picking one pixel in 16 would miss most of it)."""
 
 
 @dataclass(frozen=True)
@@ -74,20 +79,39 @@ def _background_grey() -> float:
 
 
 def frame_signals(video: Path) -> tuple[float, np.ndarray, np.ndarray]:
-    """(fps, changed, ink): per frame, whether it differs visibly from the one before, and its ink share."""
+    """(fps, changed, ink): per frame, whether it differs visibly from an earlier one, and its ink share.
+
+    The earlier frame is the one :data:`LOOKBACK` seconds before.
+    Compared with the frame just before, a slow change (an equation written over five seconds, a bar
+    sliding) moves too few pixels in one frame to count, though a viewer plainly sees it move; over
+    half a second it does count.
+    """
     changed, ink = [], []
-    previous = None
+    recent: deque[np.ndarray] = deque()
     background = _background_grey()
     with av.open(str(video)) as container:
         stream = container.streams.video[0]
         fps = float(stream.average_rate or 15)
+        back = max(1, round(LOOKBACK * fps))
         for frame in container.decode(stream):
-            grey = frame.to_ndarray(format="gray").astype(float)[::SCALE, ::SCALE]  # (H/4, W/4)
-            moved = previous is not None and float(np.mean(np.abs(grey - previous) > INK)) > CHANGE
+            grey = blocks(frame.to_ndarray(format="gray").astype(float))  # (H/4, W/4)
+            moved = bool(recent) and float(np.mean(np.abs(grey - recent[0]) > INK)) > CHANGE
             changed.append(moved)
             ink.append(float(np.mean(np.abs(grey - background) > INK)))
-            previous = grey
+            recent.append(grey)
+            if len(recent) > back:
+                recent.popleft()
     return fps, np.array(changed, dtype=bool), np.array(ink)
+
+
+def blocks(grey: np.ndarray) -> np.ndarray:
+    """``grey`` at 1/:data:`SCALE` of its size, each pixel the mean of its block (ragged edges dropped).
+
+    >>> blocks(np.arange(16.0).reshape(4, 4)).tolist()
+    [[7.5]]
+    """
+    h, w = grey.shape[0] // SCALE * SCALE, grey.shape[1] // SCALE * SCALE
+    return grey[:h, :w].reshape(h // SCALE, SCALE, w // SCALE, SCALE).mean(axis=(1, 3))
 
 
 def speech_spans(beats: Sequence[dict]) -> list[tuple[float, float, str]]:
@@ -154,6 +178,27 @@ def empty_stretches(
         for a, b in _runs(speaking & (ink < EMPTY_INK))
         if (b - a) / fps > limit
     ]
+
+
+def plan_held(
+    duration: float, moving: Sequence[tuple[float, float]], beats: Sequence[dict], fps: float = 15.0
+) -> list[Stretch]:
+    """Held stretches of a scene's plan, before a frame is drawn: speech with no animation playing.
+
+    ``moving`` holds the (start, end) of every animation a dry run played
+    (``LectureScene.moving``); a frame inside one counts as changed. This is the
+    quick check a scene's author runs; :func:`audit_clip` measures the pixels.
+
+    >>> beats = [{"id": "A.01-x", "cues": [["a", 0.0, 10.0]]}]
+    >>> [round(s.seconds, 1) for s in plan_held(10.0, [(0.0, 1.0)], beats)]
+    [9.0]
+    >>> plan_held(10.0, [(0.0, 1.0), (5.0, 6.0)], beats)
+    []
+    """
+    changed = np.zeros(int(np.ceil(duration * fps)), dtype=bool)
+    for start, end in moving:
+        changed[int(np.floor(start * fps)) : int(np.ceil(end * fps))] = True
+    return held_stretches(changed, fps, speech_spans(beats))
 
 
 def audit_clip(video: Path, beats_json: Path) -> tuple[list[Stretch], list[Stretch]]:

@@ -7,7 +7,22 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, ValueTracker, VGroup, config, linear
+from manim import (
+    DOWN,
+    RIGHT,
+    UP,
+    FadeIn,
+    FadeOut,
+    Group,
+    Mobject,
+    Rectangle,
+    Scene,
+    ValueTracker,
+    VGroup,
+    Wait,
+    config,
+    linear,
+)
 
 import manim_patches
 from drawing import theme
@@ -76,6 +91,7 @@ class LectureScene(Scene):
         self.settings = SceneSettings.from_env()  # what the build asked of this render (defaults: none)
         self.beats: list[Beat] = []
         self.beat_spans: list[tuple[str, int, int]] = []  # (beat id, first and last animation)
+        self.moving: list[tuple[float, float]] = []  # (start, end) of every animation played, in scene time
         self.state_wanted = True  # a plan digests the scene state where a segment may start (manim_patches)
         clip = next((c for c in LECTURE if c.scene == self.script_name()), None)
         if clip is not None:
@@ -112,7 +128,7 @@ class LectureScene(Scene):
         if spoken.warning:
             print(f"warning: {spoken.warning}", file=sys.stderr)
         start = self.renderer.time
-        self.speech_ends = start + spoken.duration
+        self.spoken, self.speech_ends = spoken, start + spoken.duration
         for cue in spoken.cues:
             self.add_subcaption(cue.text, duration=cue.duration, offset=cue.start)
         self.beat_equations: list[str] = []
@@ -152,9 +168,28 @@ class LectureScene(Scene):
         return self.narrator.describe(beat_id, shows) if shows else Description()
 
     def play(self, *args: Any, **kwargs: Any) -> None:
-        """Play, then note the equations on screen (the descriptive transcript lists each beat's)."""
+        """Play, then note the equations on screen (the descriptive transcript lists each beat's).
+
+        The animation's span is noted in ``moving``: a dry run's plan of when the picture moves, which
+        :func:`production.motion.plan_held` checks against the speech without rendering a frame.
+        """
+        start = self.renderer.time
         super().play(*args, **kwargs)
+        if self.renderer.time > start and not all(isinstance(a, Wait) for a in args):  # a hold is no motion
+            self.moving.append((start, self.renderer.time))
         self.note_equations()
+
+    def when_said(self, words: str, *animations: Any, run_time: float = 1.0, **kwargs: Any) -> None:
+        """Play ``animations`` as the current beat's narration reaches ``words``: a thing moves when named.
+
+        When the words have already been spoken (an earlier animation ran past them), they play at once.
+        """
+        self.hold_until(words)
+        self.play(*animations, run_time=run_time, **kwargs)
+
+    def hold_until(self, words: str) -> None:
+        """Hold until the current beat's narration reaches ``words`` (see :meth:`until_said`)."""
+        self.until_said(self.spoken, words)
 
     def note_equations(self) -> None:
         """Add the equations now on screen to the current beat's, in the order they first appear."""
@@ -168,7 +203,10 @@ class LectureScene(Scene):
 
     def until_said(self, spoken: Spoken, words: str) -> None:
         """Hold until the narration reaches ``words`` (placed within their caption cue by characters)."""
-        cue, text = next((c, t) for c in spoken.cues if words in (t := " ".join(c.text.split())))
+        found = [(c, t) for c in spoken.cues if words in (t := " ".join(c.text.split()))]
+        if not found:
+            raise RuntimeError(f"bug in {spoken.beat_id}: its narration never says {words!r}")
+        cue, text = found[0]
         at = cue.start + cue.duration * text.index(words) / len(text)
         self.hold(self.speech_ends - spoken.duration + at - self.renderer.time)
 
@@ -195,10 +233,24 @@ class LectureScene(Scene):
         heading = label(self.section, color=theme.MUTED, size=theme.BODY_SIZE)
         width = theme.SAFE_RIGHT - theme.SAFE_LEFT
         name = wrapped(self.title, width=width, size=theme.TITLE_SIZE, max_lines=2)
-        card = VGroup(heading, name).arrange(DOWN, buff=0.35).move_to(0.3 * UP)
+        card = VGroup(heading, name, self.progress_strip()).arrange(DOWN, buff=0.35).move_to(0.3 * UP)
         self.play(FadeIn(card, shift=0.2 * UP), run_time=0.6)
         self.hold(max(self.speech_left(), theme.TITLE_CARD_SECONDS - 1.0))
         self.play(FadeOut(card), run_time=0.4)
+
+    def progress_strip(self) -> VGroup:
+        """Where the section stands in the lecture: one short bar per section, this one lit."""
+        sections = [c.scene for c in LECTURE if c.section != "0"]
+        bars = VGroup(
+            *(
+                Rectangle(width=0.7, height=0.12, stroke_width=0).set_fill(
+                    theme.TEXT if scene == self.script_name() else theme.MUTED,
+                    opacity=1.0 if scene == self.script_name() else 0.35,
+                )
+                for scene in sections
+            )
+        )
+        return bars.arrange(RIGHT, buff=0.15)
 
     def record_beat(self, spoken: Spoken, start: float, description: Description | None = None) -> None:
         """Note the beat's times, voice, sound, description and equations (its sound plays under manim)."""

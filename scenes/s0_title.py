@@ -13,12 +13,14 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Animation,
     ArcBetweenPoints,
     Circle,
     Circumscribe,
     Create,
     FadeIn,
     FadeOut,
+    Indicate,
     LaggedStart,
     Mobject,
     Transform,
@@ -45,6 +47,12 @@ OUTLINE_WORDS = 25
 description allowed past 15 words: a listener has no other way to learn the lecture's plan)."""
 # How much "bank" might draw on each word of the first sentence: drawn by hand, and labelled so.
 ILLUSTRATIVE_MIX = (0.04, 0.08, 0.04, 0.04, 0.6, 0.2)
+
+
+def illustrative_mix(words: tuple[str, ...], cue: str) -> tuple[float, ...]:
+    """A hand-drawn mix for the second sentence: most on the deciding word, a little on each other."""
+    rest = 0.4 / (len(words) - 1)
+    return tuple(0.6 if w == cue else rest for w in words)
 
 
 class LectureTitle(LectureScene):
@@ -77,17 +85,16 @@ class LectureTitle(LectureScene):
             "weighted-sum",
             "For one query, q, standing for the current word, attention returns a weighted sum of "
             "values, v i, one per word.",
-            shows="Written: attention of q, K, V equals the sum of alpha i times v i.",
+            shows="Written: sum of alpha i v i. Bank is q; each word gets v i.",
         ):
-            self.play(FadeOut(self.sentences, shift=0.3 * UP), run_time=0.6)
-            self.play(Write(self.formula[0]), run_time=2.0)
+            self.show_weighted_sum()
         with self.beat(
             "weights",
             "Each weight, alpha i, grows exponentially with the dot product of q and a key, k i, "
             "divided by a temperature, tau.",
             shows=SAID,  # the narration reads the formula for alpha i, symbol by symbol
         ):
-            self.play(Write(self.formula[1]), run_time=min(max(self.speech_left() - 2.0, 2.5), 5.0))
+            self.show_weights()
         with self.beat(
             "projections",
             "Where do q, k and v come from? Each is a learned projection of a token's embedding, x, "
@@ -113,7 +120,7 @@ class LectureTitle(LectureScene):
         for words, cue, meaning in SENTENCES:
             row = VGroup(*(label(w, size=theme.TITLE_SIZE) for w in words)).arrange(RIGHT, buff=0.35)
             for word, text in zip(row, words, strict=True):
-                word.set_color(theme.WEIGHT if text == "bank" else theme.QUERY if text == cue else theme.TEXT)
+                word.set_color(theme.QUERY if text == "bank" else theme.KEY if text == cue else theme.TEXT)
             bank = row[words.index("bank")]
             gloss = label(meaning, color=theme.MUTED).next_to(bank, DOWN, buff=0.25)
             rows.append(VGroup(row, gloss))
@@ -139,11 +146,61 @@ class LectureTitle(LectureScene):
             arcs.add(arc.set_stroke(theme.WEIGHT, width=2.0 + 14.0 * w, opacity=0.35 + 0.65 * w))
         note = label("weights drawn by hand", color=theme.MUTED, small=True)
         note.next_to(self.sentences, DOWN, buff=0.5)
+        self.arcs = arcs
         self.sentences.add(arcs, note)
         self.play(Create(arcs), run_time=2.0)
         self.play(
-            FadeIn(note), Circumscribe(row[SENTENCES[0][0].index("river")], color=theme.QUERY), run_time=1.5
+            FadeIn(note), Circumscribe(row[SENTENCES[0][0].index("river")], color=theme.KEY), run_time=1.5
         )
+        self.when_said("computed from", *self.rates_arcs(), run_time=1.5)
+
+    def rates_arcs(self) -> list[Animation]:
+        """The second sentence's arcs: "bank" sits in another slot and weighs other words ("rates" most)."""
+        words, cue, _meaning = SENTENCES[1]
+        row, bank = self.rows[1], words.index("bank")
+        arcs = VGroup()
+        for j, w in enumerate(illustrative_mix(words, cue)):
+            if j == bank:
+                continue
+            start, end = row[bank].get_top() + 0.1 * UP, row[j].get_top() + 0.1 * UP
+            arc = ArcBetweenPoints(start, end, angle=0.6 * np.pi if j < bank else -0.6 * np.pi)
+            arcs.add(arc.set_stroke(theme.WEIGHT, width=2.0 + 14.0 * w, opacity=0.35 + 0.65 * w))
+        self.sentences.add(arcs)
+        return [Create(arcs), Circumscribe(row[words.index(cue)], color=theme.KEY)]
+
+    # --- the formula, on the first sentence ----------------------------------------
+    def show_weighted_sum(self) -> None:
+        """The first sentence stays, its arcs with it: "bank" is the query, each word gets its value."""
+        first, second = self.sentences[0], VGroup(*self.sentences[1:])
+        self.formula.move_to(2.5 * UP)  # not yet shown: it is written as it is said
+        self.play(FadeOut(second), FadeOut(first[1]), run_time=0.8)
+        self.sentence = VGroup(self.rows[0], self.arcs)
+        self.play(self.sentence.animate.shift((-1.4 - self.rows[0].get_y()) * UP), run_time=0.8)
+        words = SENTENCES[0][0]
+        self.query_mark = label("q", color=theme.QUERY).next_to(self.rows[0][words.index("bank")], DOWN, 0.2)
+        self.when_said("query, q", FadeIn(self.query_mark, shift=0.2 * UP), run_time=0.8)
+        self.when_said("weighted sum", Write(self.formula[0]), run_time=2.0)
+        self.values = self.word_labels("v", theme.VALUE, below=self.query_mark)
+        self.when_said(
+            "values", LaggedStart(*(FadeIn(v, shift=0.2 * DOWN) for v in self.values), lag_ratio=0.2)
+        )
+
+    def show_weights(self) -> None:
+        """The weights' formula is written; the arcs light up as alpha, each word's key appears."""
+        self.play(Write(self.formula[1]), run_time=min(max(self.speech_left() - 5.0, 2.5), 4.0))
+        self.when_said("alpha i", Indicate(self.arcs, color=theme.WEIGHT, scale_factor=1.05), run_time=1.0)
+        keys = self.word_labels("k", theme.KEY, below=self.values)
+        self.when_said("a key", LaggedStart(*(FadeIn(k, shift=0.2 * DOWN) for k in keys), lag_ratio=0.2))
+        self.when_said("temperature", Circumscribe(self.formula[1], color=theme.TEMPERATURE), run_time=1.2)
+
+    def word_labels(self, symbol: str, color: str, below: Mobject) -> VGroup:
+        """``symbol`` with each word's index, in a row under the first sentence and under ``below``."""
+        row = self.rows[0]
+        labels = VGroup(*(math(f"{symbol}_{j + 1}", color=color) for j in range(len(row))))
+        for mark, word in zip(labels, row, strict=True):
+            mark.next_to(word, DOWN, buff=0.2).set_y(below.get_bottom()[1] - 0.15 - mark.height / 2)
+        self.sentence.add(labels)
+        return labels
 
     def sentences_description(self) -> str:
         """What the sentences beat shows beyond its words: which word in each settles "bank"."""
@@ -155,11 +212,15 @@ class LectureTitle(LectureScene):
         words, cue, _meaning = SENTENCES[0]
         thickest = words[int(np.argmax(ILLUSTRATIVE_MIX))]
         boxed = "" if thickest == cue else f", {cue} boxed"
-        return f"Arcs link bank to each word, thickest to {thickest}{boxed}; note: weights drawn by hand."
+        second = SENTENCES[1][1]
+        return (
+            f"Arcs from bank, thickest to {thickest}{boxed}, then to {second}; note: weights drawn by hand."
+        )
 
     # --- where q, k and v come from, and tau ---------------------------------------
     def show_projections(self) -> None:
         """The formula moves up; q, k and v as projections of the embedding x, large in the middle."""
+        self.play(FadeOut(self.sentence), FadeOut(self.query_mark), run_time=0.6)
         self.move_formula_up()
         size = theme.TITLE_SIZE + 8
         self.origins = VGroup(
@@ -209,7 +270,7 @@ class LectureTitle(LectureScene):
             r"\mathrm{Attn}(q, K, V) = \sum_i \alpha_i(q)\, v_i",
             r"\alpha_i(q) \propto \exp(q \cdot k_i / \tau)",
             size=theme.TITLE_SIZE + 8,
-            colors={r"v_i": theme.VALUE, r"k_i": theme.KEY, r"\alpha_i": theme.WEIGHT},
+            colors={"q": theme.QUERY, r"v_i": theme.VALUE, r"k_i": theme.KEY, r"\alpha_i": theme.WEIGHT},
         )
         formula[1].next_to(formula[0], DOWN, buff=0.6)
         separate_equations(formula)  # the sum and its weights: two equations, however they are laid out

@@ -21,15 +21,19 @@ from typing import ClassVar
 import numpy as np
 from manim import (
     DOWN,
+    LEFT,
     RIGHT,
     UP,
     Axes,
+    Circumscribe,
     Create,
     DashedLine,
     Dot,
     FadeIn,
     FadeOut,
     Indicate,
+    LaggedStart,
+    Line,
     Mobject,
     ValueTracker,
     VGroup,
@@ -92,14 +96,19 @@ class FixedVsQueryWeights(LectureScene):
             "mean",
             f"Here are {self.x.size} noisy points. Were they a constant plus Gaussian noise, their mean "
             "would be a sufficient statistic, keeping all they say about it.",
-            shows="The dots trace a sine wave; heading: Mean, fixed weights.",
+            shows="Dots trace a sine wave; heading: Mean, fixed weights; copies fly into the mean.",
         ):
             self.present(0)
+            self.when_said("noisy points", self.dots_in_turn(0), run_time=2.0)
+            self.when_said("their mean", FadeIn(self.mean_mark(), shift=0.3 * RIGHT), run_time=1.0)
+            self.when_said("keeping all", self.summarised(), run_time=2.5)
         with self.beat(
             "mean-flat",
             "The mean weighs each of the N points the same, one over N, so it predicts a flat line.",
             shows=self.mean_line_description(),
         ):
+            self.when_said("the same", self.dots_in_turn(0, scale=1.0), run_time=1.5)
+            self.when_said("one over N", Circumscribe(self.words[0][0][1], color=theme.WEIGHT), run_time=1.2)
             self.predict(0)
         with self.beat(
             "kernel",
@@ -133,7 +142,8 @@ class FixedVsQueryWeights(LectureScene):
     def compute(self) -> None:
         """The data, the fitted similarity, the best bandwidth and both methods' errors, from attnmath."""
         self.x, self.y = noisy_sine(self.n_points, noise=self.noise, seed=self.seed)
-        self.fresh = noisy_sine(self.n_fresh, noise=self.noise, seed=self.fresh_seed)
+        within = {"low": float(self.x.min()), "high": float(self.x.max())}  # no extrapolation in the error
+        self.fresh = noisy_sine(self.n_fresh, noise=self.noise, seed=self.fresh_seed, **within)
         self.fit = fit_similarity(self.x, self.y)
         self.bandwidth = best_bandwidth(self.x, self.y, np.geomspace(1e-3, 10, 200))
         self.loo = (float(loo_cv_error(self.x, self.y, [self.bandwidth])[0]), self.fit.loss)
@@ -316,10 +326,28 @@ class FixedVsQueryWeights(LectureScene):
         places[k] = ("big", BIG_FIRST if k == 0 else BIG)
         self.arrange_figures(places)
 
+    def dots_in_turn(self, k: int, scale: float = 1.6) -> LaggedStart:
+        """Figure ``k``'s dots flash one after another, left to right (``scale`` 1: all alike, none grows)."""
+        dots = sorted(self.figures[k][0][1], key=lambda d: d.get_x())
+        return LaggedStart(*(Indicate(d, color=theme.TEXT, scale_factor=scale) for d in dots), lag_ratio=0.15)
+
+    def mean_mark(self) -> Line:
+        """A tick at the dots' average on the mean's y-axis; its flat line grows from it."""
+        level = self.axes[0].c2p(0.0, float(self.y.mean()))
+        tick = Line(level + 0.25 * LEFT, level + 0.25 * RIGHT, color=theme.TEXT, stroke_width=6)
+        self.figures[0][0].add(tick)  # it moves with its plot
+        return tick
+
+    def summarised(self) -> LaggedStart:
+        """Copies of the dots fly into the mean's tick: the whole sample kept as one number."""
+        tick = self.figures[0][0][-1]
+        copies = [d.copy() for d in self.figures[0][0][1]]
+        return LaggedStart(*(FadeOut(c, target_position=tick.get_center()) for c in copies), lag_ratio=0.08)
+
     def predict(self, k: int) -> None:
         """Method ``k``'s prediction drawn left to right, finishing as the words do."""
         self.hold(max(self.speech_left() - 3.0, 0.0))
-        self.play(Create(self.figures[k][0][2]), run_time=2.5)
+        self.play(Create(self.figures[k][0][2]), run_time=min(2.5, max(self.speech_left(), 1.5)))
         self.add(self.figures[k][0])
 
     # --- the query moves ---------------------------------------------------------
@@ -336,7 +364,7 @@ class FixedVsQueryWeights(LectureScene):
         self.play(Create(VGroup(*self.markers)), FadeIn(self.q_names), run_time=1.5)
         for fig, marker in zip(self.figures, self.markers, strict=True):
             fig[0].add(marker)  # from now on it moves and scales with its plot
-        self.play(*(FadeIn(b.bars) for b in self.bars), run_time=1.5)
+        self.when_said("yellow bars", *(FadeIn(b.bars) for b in self.bars), run_time=1.5)
         self.live = VGroup()
         self.start_live()
 
@@ -380,7 +408,7 @@ class FixedVsQueryWeights(LectureScene):
             shows=f"The query sweeps to {where(self.query_path[1])}; all {n} bars stay at 1 over {n}.",
         ):
             self.rearrange({0: ("big", BIG), 1: ("thumb", THUMBS[0]), 2: ("thumb", THUMBS[1])})
-            self.sweep_to(self.q, self.query_path[1], min(max(self.speech_left(), 4.0), 7.0))
+            self.sweep_to(self.q, self.query_path[1], min(max(self.speech_left(), 2.0), 7.0))
         with self.beat(
             "weights-follow-q",
             "Kernel and attention weights follow the query: each query point gets its own weighted summary.",
@@ -404,24 +432,43 @@ class FixedVsQueryWeights(LectureScene):
             f"Both tuned on these {self.x.size} points, each predicted from the rest: the learned one "
             f"should not lose, holding every Gaussian; here {a_loo} to {g_loo}.",
             shows=f"Leave-one-out errors on screen: learned {a_loo}, best Gaussian {g_loo}.",
-        ):
-            for rule in (self.words[k][0][1] for k in (1, 2)):  # colour only: grown, it leaves the frame
-                self.play(Indicate(rule, scale_factor=1.0), run_time=1.2)
+        ) as spoken:
+            self.when_said("each predicted", self.dots_in_turn(1), self.dots_in_turn(2), run_time=1.8)
+            rules = [self.words[k][0][1] for k in (1, 2)]  # colour only: grown, they leave the frame
+            self.when_said(
+                "should not lose", *(Indicate(r, color=theme.TEXT, scale_factor=1.0) for r in rules)
+            )
+            self.until_said(spoken, "every Gaussian")
             self.show_errors("leave-one-out error: the score both were tuned on", self.loo)
         with self.beat(
             "held-out",
-            f"On {self.n_fresh} fresh points neither was fitted on, the Gaussian's error is {g_new}, "
-            f"and the learned similarity's {a_new}.",
+            f"On {self.n_fresh} fresh points from the same range, fitted by neither, "
+            f"the Gaussian's error is {g_new}, and the learned similarity's {a_new}.",
             shows=f"Faint dots, the fresh points, fill both plots around the original {self.x.size}.",
-        ):
+        ) as spoken:
             self.show_fresh_points()
+            self.until_said(spoken, "fitted by neither")
             self.show_errors(f"error on {self.n_fresh} fresh points", self.held_out)
+            self.when_said("error is", Circumscribe(self.note[1][0], color=theme.TEXT), run_time=1.2)
+            self.when_said("learned", Circumscribe(self.note[1][1], color=theme.TEXT), run_time=1.2)
         with self.beat(
             "overfit",
             self.overfit_narration(),
             shows=SAID,  # attention's curve only flashes as the voice names the learned similarity
         ):
-            self.play(Indicate(self.figures[2][0][2], color=theme.WARNING, scale_factor=1.0), run_time=2.0)
+            curve = self.figures[2][0][2]
+            if self.held_out[1] < self.held_out[0]:  # it won: its curve is named, with the kernel's rule
+                self.play(Indicate(curve, color=theme.TEXT, scale_factor=1.0), run_time=2.0)
+                self.when_said(
+                    "tuned kernel", Circumscribe(self.words[1][0][1], color=theme.TEXT), run_time=1.5
+                )
+            else:
+                learned = Circumscribe(self.words[2][0][1], color=theme.TEXT)  # its 12 numbers: W_Q and W_K
+                self.when_said("numbers tuned", learned, run_time=1.2)
+                warned = Indicate(curve, color=theme.WARNING, scale_factor=1.0)
+                self.when_said("follows", warned, run_time=2.0)
+                rule = Circumscribe(self.words[1][0][1], color=theme.TEXT)
+                self.when_said("choosing one", rule, run_time=1.0)
         with self.beat(
             "when-learned-wins",
             "Learned similarity tends to pay off with more data, and where no fixed kernel knows "
@@ -466,7 +513,7 @@ class FixedVsQueryWeights(LectureScene):
         self.note = note
 
     def show_fresh_points(self) -> None:
-        """The fresh points, small and grey, behind each of the two plots."""
+        """The fresh points, small and grey, behind each of the two plots (in the first points' range)."""
         keep = (self.fresh[1] >= Y_RANGE[0]) & (self.fresh[1] <= Y_RANGE[1])
         xs, ys = self.fresh[0][keep], self.fresh[1][keep]
         clouds = [
@@ -478,7 +525,10 @@ class FixedVsQueryWeights(LectureScene):
             )
             for k in (1, 2)
         ]
-        self.play(*(FadeIn(c.set_z_index(-1)) for c in clouds), run_time=1.0)
+        for c in clouds:
+            c.set_z_index(-1)  # behind the curves, the query and its name, from their first frame
+        lagged = (LaggedStart(*(FadeIn(d) for d in c), lag_ratio=0.02) for c in clouds)
+        self.when_said("fresh points", *lagged, run_time=2.5)
 
 
 def where(q: float) -> str:

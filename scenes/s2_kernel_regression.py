@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (
+    DL,
     DOWN,
     LEFT,
     RIGHT,
     UP,
+    UR,
     Circumscribe,
     Create,
     DashedLine,
@@ -18,10 +20,14 @@ from manim import (
     FadeIn,
     FadeOut,
     Indicate,
+    LaggedStart,
+    Line,
+    MathTex,
     Mobject,
     ReplacementTransform,
     ValueTracker,
     VGroup,
+    Write,
 )
 
 from attnmath import (
@@ -294,7 +300,10 @@ class KernelRegressionCollapse(LectureScene):
             "since it follows the noise.",
             shows=SAID,  # the flash marks the estimate the words call a step function copying each sample
         ):
-            self.play(Indicate(self.estimate, color=theme.WARNING, scale_factor=1.0), run_time=2.0)
+            self.when_said(
+                "jagged", Indicate(self.estimate, color=theme.WARNING, scale_factor=1.0), run_time=2.0
+            )
+            self.when_said("follows the noise", self.samples_in_turn(), run_time=1.5)
         with self.beat(
             "huge-bandwidth",
             "Now widen it. k effective, e to the entropy, is the effective number of samples averaged; "
@@ -313,6 +322,11 @@ class KernelRegressionCollapse(LectureScene):
             shows=SAID,  # the flash marks the flat estimate; its label, all equal: the mean, is what is said
         ):
             self.play(Indicate(self.estimate, color=theme.WARNING, scale_factor=1.0), run_time=2.0)
+
+    def samples_in_turn(self) -> LaggedStart:
+        """The samples flash one after another, left to right: the ones the estimate copies."""
+        dots = sorted(self.dots, key=lambda d: d.get_x())
+        return LaggedStart(*(Indicate(d, color=theme.TEXT, scale_factor=1.5) for d in dots), lag_ratio=0.1)
 
     def widest_bandwidth(self, spoken: Spoken) -> None:
         """The answer: the bandwidth opens to its widest and the estimate flattens; then back to the best."""
@@ -334,16 +348,20 @@ class KernelRegressionCollapse(LectureScene):
         ):
             self.stop_live(self.live)
             self.play(FadeOut(self.readouts), FadeOut(self.regime), run_time=0.8)
-            self.play(FadeIn(identity[0]), run_time=1.2)
+            self.when_said("as a softmax", Write(identity[0]), run_time=2.5)
+            bump = Indicate(self.bump, color=theme.TEXT, scale_factor=1.0)  # the Gaussian the formula writes
+            self.when_said("squared distance", bump, run_time=1.5)
         with self.beat(
             "expand",
             "Expand the square: a dot-product score, q times x i over sigma squared, plus a key-only term. "
             "The q-only term cancels.",
-            shows="A second line; its key-only term: minus x i squared over 2 sigma squared.",
+            shows="Key term: minus x i squared over 2 sigma squared; the q term, struck out.",
         ):
-            self.play(FadeIn(identity[1], shift=0.2 * DOWN), run_time=1.5)
-            self.hold(self.speech_left() - 6.0)
-            self.play(Circumscribe(identity[1], color=theme.QUERY), run_time=2.0)
+            expanded, strike = self.expanded_line(identity)
+            self.play(FadeIn(expanded, shift=0.2 * DOWN), run_time=1.5)
+            self.when_said("dot-product score", Circumscribe(expanded, color=theme.SCORE), run_time=1.5)
+            self.when_said("q-only term", Create(strike), run_time=0.8)
+            self.play(FadeOut(strike), ReplacementTransform(expanded, identity[1]), run_time=1.2)
         with self.beat(
             "attention",
             "So these yellow weights are attention weights: dot-product scores at temperature sigma squared, "
@@ -353,6 +371,25 @@ class KernelRegressionCollapse(LectureScene):
             weights = self.w[self.index()]
             shown = VGroup(*(bar for bar, w in zip(self.bars.bars, weights, strict=True) if w > SHOWN_WEIGHT))
             self.play(Circumscribe(shown, color=theme.WEIGHT), run_time=2.0)  # the bars, not the empty row
+            self.when_said("temperature", Circumscribe(identity[1], color=theme.TEMPERATURE), run_time=1.5)
+
+    def expanded_line(self, identity: VGroup) -> tuple[MathTex, Line]:
+        """The square expanded in full, with the q-only term -q^2 / 2 sigma^2, and a stroke through it.
+
+        That term is the same for every i, so the softmax drops it: struck, it leaves as the line
+        becomes the identity's second line.
+        """
+        expanded = math(
+            r"= \mathrm{softmax}_i\!\left(\frac{q\, x_i}{\sigma^2} - \frac{x_i^2}{2\sigma^2}"
+            r" - \frac{q^2}{2\sigma^2}\right)",
+            colors=ROLE_TEX,
+            size=38,
+        )
+        expanded.align_to(identity[1], LEFT).match_y(identity[1])
+        glyphs = sorted(expanded.family_members_with_points(), key=lambda g: g.get_center()[0])
+        term = VGroup(*glyphs[-8:-1])  # "- q^2 / 2 sigma^2": the last seven glyphs before the bracket
+        strike = Line(term.get_corner(DL), term.get_corner(UR), color=theme.WARNING, stroke_width=5)
+        return expanded, strike
 
     def identity(self) -> VGroup:
         """The two lines of the identity, placed where the estimator's formula was."""

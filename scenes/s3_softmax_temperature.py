@@ -20,6 +20,8 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
+    Indicate,
+    LaggedStart,
     Mobject,
     ReplacementTransform,
     SurroundingRectangle,
@@ -186,41 +188,45 @@ class TemperatureSweep(LectureScene):
             "tau, the temperature, sets its price.",
             shows="Now boxed: tau H, written minus tau sum of a i log a i.",
         ):
-            self.steps.mark((((4,), (8, 9)), "τ × entropy: how spread out a is", theme.TEMPERATURE))
+            self.steps.mark(
+                (((4,), (8, 9)), "τ × entropy: how spread out a is", theme.TEMPERATURE), at="the entropy"
+            )
+            tau = Indicate(self.steps.main[4], color=theme.TEMPERATURE, scale_factor=1.1)
+            self.when_said("sets its price", tau, run_time=1.2)
         with self.beat(
             "lagrangian",
             "Take tau above zero. For the sum to one, add a Lagrange multiplier, lambda, "
             "times the sum of a i minus one.",
             shows=SAID,  # L is J plus the multiplier term spoken; its gloss is the sum to one the words name
         ):
-            self.steps.step(STEPS["lagrangian"][0], *STEPS["lagrangian"][1])
+            self.steps.step(STEPS["lagrangian"][0], *STEPS["lagrangian"][1], at="Lagrange multiplier")
         with self.beat(
             "stationary",
             "At a maximum inside the simplex, each derivative is zero: "
             "s i, minus tau times log a i plus one, plus lambda.",
             shows="The tau term is boxed: slope of the entropy term.",
         ):
-            self.steps.step(STEPS["stationary"][0], *STEPS["stationary"][1])
+            self.steps.step(STEPS["stationary"][0], *STEPS["stationary"][1], at="minus tau times")
         with self.beat(
             "positive",
             "And a i at least zero never binds: the entropy's slope, minus log a i minus one, "
             "is infinite at zero.",
             shows=SAID,  # the limit spoken; its gloss repeats it, and the last beat's maximum inside
         ):
-            self.steps.step(STEPS["positive"][0], *STEPS["positive"][1])
+            self.steps.step(STEPS["positive"][0], *STEPS["positive"][1], at="infinite")
         with self.beat(
             "log",
             "Divide by tau: log a i is s i over tau, plus lambda over tau minus one, "
             "the same for every item.",
             shows=SAID,  # the equation spoken; its boxed bracket is the constant the words name
         ):
-            self.steps.step(STEPS["log"][0], *STEPS["log"][1])
+            self.steps.step(STEPS["log"][0], *STEPS["log"][1], at="the same for every")
         with self.beat(
             "softmax",
             "Exponentiate. Summing to one fixes the constant factor: that is exactly softmax of s over tau.",
             shows="Boxed: e to the s i over tau, over its sum, the attention weights.",
         ) as spoken:
-            self.steps.step(STEPS["softmax"][0], *STEPS["softmax"][1])
+            self.steps.step(STEPS["softmax"][0], *STEPS["softmax"][1], at="fixes the constant")
             self.until_said(spoken, "exactly")
             self.steps.mark((((4,),), "the attention weights", theme.WEIGHT))
         with self.beat(
@@ -229,7 +235,7 @@ class TemperatureSweep(LectureScene):
             "and so is J, with tau above zero.",
             shows="Then J: sum a i s i, labelled linear, plus tau H, strictly concave.",
         ) as spoken:
-            self.steps.step(STEPS["curvature"][0], *STEPS["curvature"][1])
+            self.steps.step(STEPS["curvature"][0], *STEPS["curvature"][1], at="strictly concave")
             self.until_said(spoken, "and so is J")
             self.steps.step(STEPS["concave"][0], *STEPS["concave"][1])
         with self.beat(
@@ -238,14 +244,18 @@ class TemperatureSweep(LectureScene):
             "allows one: softmax is the unique maximiser.",
             shows=SAID,  # three lines of text, the sentence spoken; the last is boxed
         ):
-            self.steps.step(self.uniqueness(), (((2,),), "", theme.WEIGHT))
+            self.steps.step(
+                self.uniqueness(),
+                (((2,),), "", theme.WEIGHT),
+                parts_at=("On the simplex", "strict concavity", "softmax is the unique"),
+            )
         with self.beat(
             "optimum",
             "Put softmax back into J: the best value is tau times the log of the sum of e to the s i "
             "over tau.",
             shows="J tau star, a log-sum-exp, nears the top score as tau goes to zero.",
         ):
-            self.steps.step(STEPS["optimum"][0], *STEPS["optimum"][1])
+            self.steps.step(STEPS["optimum"][0], *STEPS["optimum"][1], at="log of the sum")
 
     # --- state -------------------------------------------------------------
     def current(self) -> SweepResult:
@@ -285,23 +295,38 @@ class TemperatureSweep(LectureScene):
             title=title,
         ).scale(1.5)
         self.fade_in(self.score_panel.move_to(0.2 * DOWN))
+        self.when_said("q dot k i", self.bars_in_turn(self.score_panel), run_time=2.5)
+        best = self.score_panel.bars[int(np.argmax(self.s))]
+        self.when_said("matches", Circumscribe(best, color=theme.SCORE), run_time=1.5)
+
+    @staticmethod
+    def bars_in_turn(panel: BarPanel) -> LaggedStart:
+        """A panel's bars flash one after another, left to right: one item after the next."""
+        return LaggedStart(
+            *(Indicate(b, color=theme.TEXT, scale_factor=1.0) for b in panel.bars), lag_ratio=0.1
+        )
 
     def show_constraint(self) -> None:
         """What retrieval must return, written under the scores: a distribution over the items."""
-        self.constraint = math(r"a_i \ge 0,\quad \sum_i a_i = 1", colors=ROLE_TEX)
+        self.constraint = math(r"a_i", r"\ge 0,\quad", r"\sum_i a_i = 1", colors=ROLE_TEX)
         self.constraint.move_to([0, theme.SAFE_TOP - self.constraint.height / 2, 0])
-        self.play(Write(self.constraint), run_time=1.5)
+        for part, words in zip(
+            self.constraint, ("weights, a i", "non-negative", "summing to one"), strict=True
+        ):
+            self.when_said(words, Write(part), run_time=1.2)
 
     def show_objective(self) -> None:
         """The objective over distributions, its expected-score term boxed."""
-        self.steps = EquationSteps(self, colors=ROLE_TEX, size=STEP_SIZE, header_size=HEADER_SIZE)
+        self.steps = EquationSteps(
+            self, colors=ROLE_TEX, size=STEP_SIZE, header_size=HEADER_SIZE, until_said=self.hold_until
+        )
         constraint = math(r"\text{over distributions: } a_i \ge 0,\ \ \sum_i a_i = 1", colors=ROLE_TEX)
         objective = self.steps.tex(
             r"J_{\tau}(a)", "&=", r"\mathbb{E}_a[s]", "+", r"\tau\, H(a)", r"\\",
             "&=", r"\sum_i a_i s_i", "-", r"\tau \sum_i a_i \log a_i",
         )  # fmt: skip
         self.steps.start(constraint, objective, FadeOut(self.score_panel), FadeOut(self.constraint))
-        self.steps.mark((((2,), (7,)), "the average score under a", theme.SCORE))
+        self.steps.mark((((2,), (7,)), "the average score under a", theme.SCORE), at="E a of s")
 
     def uniqueness(self) -> VGroup:
         """The argument for uniqueness, one line per fact."""
@@ -422,6 +447,12 @@ class TemperatureSweep(LectureScene):
                     self.reveal(*readouts[slug])
                 if not np.isclose(self.log_tau.get_value(), np.log10(tau)):
                     self.sweep_to(self.log_tau, np.log10(tau), seconds)
+                if slug == "argmax":  # the two readouts that collapse, then the one bar that stands
+                    self.when_said(
+                        "collapse", *(Circumscribe(self.readouts[k]) for k in (3, 4)), run_time=1.2
+                    )
+                    top_bar = self.weights.bars[int(np.argmax(self.s))]
+                    self.when_said("Brittle", Circumscribe(top_bar, color=theme.WEIGHT), run_time=1.2)
                 if slug == "uniform":  # the answer already swept here: point at what the words read out
                     for words, k in (("reaches", 2), ("grows like", 4)):
                         self.until_said(spoken, words)

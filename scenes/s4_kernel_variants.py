@@ -12,22 +12,30 @@ from typing import ClassVar
 import numpy as np
 from manim import (
     DOWN,
+    DR,
     LEFT,
     RIGHT,
+    UL,
     UP,
+    Arrow,
     Axes,
     Brace,
     Circumscribe,
     Create,
+    Dot,
     FadeIn,
     FadeOut,
+    GrowArrow,
     GrowFromCenter,
     Indicate,
     Line,
     Mobject,
+    MoveAlongPath,
+    Polygon,
     Transform,
     ValueTracker,
     VGroup,
+    linear,
 )
 
 from attnmath import (
@@ -83,6 +91,21 @@ def corner_axes(x_span: float, y_top: float, x: float, y: float) -> Axes:
     return quiet_axes((0.0, x_span), (0.0, y_top), width=PANEL_W, height=PANEL_H).move_to([x, y, 0])
 
 
+def window_band(box: Mobject, share: float) -> Polygon:
+    """The entries a window of ``share`` of the keys keeps in an N x N block: a band left of the diagonal.
+
+    Rows are queries (top first), columns keys (left first); query row v keeps keys from v - share to v.
+    """
+    (left, top), (right, bottom) = box.get_corner(UL)[:2], box.get_corner(DR)[:2]
+
+    def at(u: float, v: float) -> np.ndarray:
+        return np.array([left + u * (right - left), top + v * (bottom - top), 0.0])
+
+    band = Polygon(at(0, 0), at(1, 1), at(1 - share, 1), at(0, share))
+    band.set_stroke(theme.WEIGHT, width=2).set_fill(theme.WEIGHT, opacity=0.45)
+    return band.set_z_index(-1)  # under the block's name
+
+
 class KernelVariants(LectureScene):
     """Five kernels seen by content and by position, one temperature slider; then cost and priors."""
 
@@ -105,12 +128,14 @@ class KernelVariants(LectureScene):
         ):
             self.fade_in(self.content_frame)
             self.play(Create(self.content_curves[0]), FadeIn(self.legend[0]), run_time=1.5)
+            self.trace(self.content_curves[0], "against their cosine")
         with self.beat(
             "content-linear",
             "Softmax attention, and every softmax variant met next, shares this curve. Linear attention "
             "maps q and k separately by a feature map: broader.",
             shows=self.linear_description(),
         ) as spoken:
+            self.trace(self.content_curves[0], "shares this curve")  # the dot runs along it once more
             self.until_said(spoken, "Linear attention")
             self.play(Create(self.content_curves[1]), FadeIn(self.legend[1]), run_time=1.5)
         with self.beat(
@@ -120,6 +145,13 @@ class KernelVariants(LectureScene):
             shows=SAID,
         ):
             self.fade_in(self.position_frame, self.position_name)
+            arrow = self.look_back()
+            self.when_said("tokens back", GrowArrow(arrow), run_time=2.0)
+            self.when_said(
+                "weigh all alike", Circumscribe(self.position_bars, color=theme.WEIGHT), run_time=1.5
+            )
+            self.hold(self.speech_left() - 0.4)
+            self.play(FadeOut(arrow), run_time=0.4)  # it would lie across the profiles to come
         with self.beat(
             "position-priors",
             "A local window keeps only the last few keys; ALiBi subtracts a penalty linear in distance.",
@@ -205,6 +237,20 @@ class KernelVariants(LectureScene):
         self.position_bars.bars.set_fill(opacity=0.35)  # a level under its outline, not a solid block
         self.position_name = label(first_name).move_to([POSITION_X, LEGEND_Y, 0])
         return VGroup(axes, titles, self.position_bars)
+
+    def look_back(self) -> Arrow:
+        """An arrow under the position panel's bars, from the query's own slot back to the oldest key."""
+        box = self.position_bars.box
+        y = box.get_bottom()[1] + 0.25
+        arrow = Arrow([box.get_right()[0] - 0.1, y, 0], [box.get_left()[0] + 0.1, y, 0], buff=0.0)
+        return arrow.set_color(theme.QUERY)
+
+    def trace(self, line: Mobject, words: str) -> None:
+        """A dot runs along ``line`` as the narration says ``words``: each similarity's weight in turn."""
+        dot = Dot(line.get_start(), radius=0.1, color=line.get_stroke_color())
+        self.when_said(words, FadeIn(dot), run_time=0.2)
+        self.play(MoveAlongPath(dot, line), run_time=1.8, rate_func=linear)
+        self.play(FadeOut(dot), run_time=0.3)
 
     def step_positions(
         self, spoken: Spoken, steps: tuple[tuple[str, str], ...], cues: tuple[str, ...]
@@ -324,10 +370,16 @@ class KernelVariants(LectureScene):
             "linear-quadratic",
             "Softmax attention builds all N by N weights, so its cost grows with N squared; "
             "a window of w keys costs N times w.",
-            shows="The panels clear; Q times K transpose gives an N by N square, times V.",
+            shows="Q K transpose: an N by N square, times V; a diagonal band, the window.",
         ):
             self.play(FadeOut(self.grid), run_time=0.8)
-            self.fade_in(softmax_row)
+            square = softmax_row[5]
+            self.when_said("Softmax attention", FadeIn(VGroup(*softmax_row[:5])), run_time=1.0)
+            self.when_said("N by N", GrowFromCenter(square), run_time=1.0)
+            self.when_said("N squared", FadeIn(VGroup(*softmax_row[6:])), run_time=1.0)
+            band = window_band(square[0], 0.25)
+            softmax_row.add(band)
+            self.when_said("a window", Create(band), run_time=1.2)
         with self.beat(
             "linear-factor",
             "Linear attention's feature map, phi, factors the kernel into a query part and a key part.",
@@ -343,6 +395,7 @@ class KernelVariants(LectureScene):
             shows="The sum is S: phi K transpose times V makes it; phi Q multiplies it.",
         ) as spoken:
             self.play(GrowFromCenter(brace), FadeIn(brace_tag), run_time=1.0)
+            self.when_said("d the key width", Indicate(brace_tag, color=theme.TEXT), run_time=1.2)
             self.fade_in(linear_row[:-1])
             self.until_said(spoken, "the cost")
             self.fade_in(linear_row[-1])
@@ -497,10 +550,10 @@ class KernelVariants(LectureScene):
             run_time=1.5,
         )
         self.play(
-            Indicate(panels[0], color=theme.WEIGHT), Indicate(panels[4], color=theme.WEIGHT), run_time=1.5
+            Indicate(panels[0], color=theme.TEXT), Indicate(panels[4], color=theme.TEXT), run_time=1.2
         )
-        self.hold(self.speech_left() - 1.5)
-        self.play(panels[2].animate.set_values(prior), panels[4].animate.set_values(weights), run_time=1.5)
+        self.hold(self.speech_left() - 1.0)
+        self.play(panels[2].animate.set_values(prior), panels[4].animate.set_values(weights), run_time=1.0)
 
     def prior_panels(self, bias: np.ndarray, later: np.ndarray) -> VGroup:
         """Content weights x prior exp(bias) = weights, on a scale that also fits ``later``'s prior."""
@@ -512,7 +565,9 @@ class KernelVariants(LectureScene):
             title = math(tex, colors=ROLE_TEX)
             return BarPanel(values, width=3.4, height=2.7, color=color, title=title, y_range=(0.0, top))
 
-        first = panel(content, theme.WEIGHT, r"e^{s_i/\tau}")
+        # the bars are the content weights themselves, softmax(s / tau): proportional to e^{s_i / tau}, and
+        # weights, so in the weights' colour (their title names what they hold, not only their shape)
+        first = panel(content, theme.WEIGHT, r"\mathrm{softmax}(s/\tau)_i")
         row = VGroup(
             first,
             math(r"\times"),

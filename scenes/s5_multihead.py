@@ -19,6 +19,7 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
+    Indicate,
     LaggedStart,
     Line,
     Mobject,
@@ -177,14 +178,23 @@ class HeadRouting(TrainedHeads, LectureScene):
             *(FadeOut(VGroup(word[0], word[1])) for word in self.words.boxes),
             run_time=1.5,
         )
-        self.fade_in(self.columns.headers, self.top_line, run_time=1.0)
+        self.fade_in(self.columns.headers, run_time=0.6)
+        self.when_said("learned query", FadeIn(self.top_line, shift=0.2 * DOWN), run_time=1.0)
+        queries = LaggedStart(*(Indicate(q, color=theme.QUERY) for q in self.columns.queries), lag_ratio=0.15)
+        self.when_said("its own pattern", queries, run_time=2.5)
 
     def show_note(self) -> None:
         """The stylised-heads note replaces the projections line."""
         note = label("stylised heads, built by hand", color=theme.MUTED).move_to(3.2 * UP)
         self.play(FadeOut(self.top_line), run_time=0.5)
         self.fade_in(note, run_time=1.0)
+        self.when_said("built by hand", Circumscribe(note, color=theme.MUTED), run_time=1.2)
         self.top_line = note
+        i = int(self.spotlights[0])  # one query's lines, as an example of what each head will show
+        example = self.columns.lines(self.heads.weights[0], queries=[i])
+        self.when_said("lines will show", Create(example), run_time=1.2)
+        self.hold(self.speech_left() - 0.5)
+        self.play(FadeOut(example), run_time=0.5)
 
     def head_title(self, h: int) -> Mobject:
         """'Hk: rule' at the top of the frame."""
@@ -276,6 +286,8 @@ class HeadRouting(TrainedHeads, LectureScene):
         self.play(
             FadeOut(self.columns), FadeOut(self.top_line), FadeIn(cells), FadeIn(self.header), run_time=1.2
         )
+        each = LaggedStart(*(Circumscribe(m, color=theme.WEIGHT) for m in self.maps), lag_ratio=0.5)
+        self.when_said("different summary", each, run_time=3.0)
 
     def the_folding_head(self, spoken: Spoken) -> None:
         """The answer: head one's map, one key a query, then head three's fixed decay, are circled."""

@@ -21,6 +21,7 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Circumscribe,
     FadeIn,
     FadeOut,
     Mobject,
@@ -95,7 +96,10 @@ class TrainedHeads(_Scene):
             "Unlike ours, it reads both ways.",
             shows=f"One small map per head: {n_layers} layers as rows, {n_heads} heads as columns.",
         ) as spoken:
-            self.fade_in(view.group, run_time=1.5)
+            title, layers, image = view.group
+            self.fade_in(image, layers, run_time=1.2)
+            self.when_said("real trained model", FadeIn(title, shift=0.2 * DOWN), run_time=1.0)
+            self.when_said("on this sentence", Circumscribe(image, color=theme.MUTED), run_time=1.5)
             self.until_said(spoken, "both ways")
             self.fade_in(view.caveat, run_time=1.0)
         self.measured_h1(found, view)
@@ -237,7 +241,9 @@ class TrainedHeads(_Scene):
             shows=f"Best scores: {scores}.",
         ):
             self.play(FadeOut(self.shown), run_time=0.6)
-            self.fade_in(title, row, run_time=1.2)
+            self.fade_in(title, run_time=1.0)
+            for card, name in zip(row, names, strict=True):  # each card as the narration names its pattern
+                self.when_said(name, FadeIn(card, shift=0.2 * UP), run_time=0.8)
         self.shown = VGroup(title, row)
 
     @staticmethod

@@ -15,6 +15,7 @@ from manim import (
     RIGHT,
     UP,
     Brace,
+    Circumscribe,
     Create,
     CurvedArrow,
     FadeIn,
@@ -115,6 +116,11 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
             self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.6)
             self.pointer = self.subject_pointer()
             self.fade_in(self.pointer)
+            _tag, panel, _cols, words, _note = self.pointer
+            peak = panel.bars[int(np.argmax(self.pointer_weights()[2]))]
+            self.when_said("looks back", Circumscribe(peak, color=theme.WEIGHT), run_time=1.2)
+            verb = self.pointer_weights()[1]
+            self.when_said("its query arrives", Indicate(words[verb], color=theme.QUERY), run_time=1.2)
         self.show_kernels()
         self.show_memory()
         self.pause_and_predict(
@@ -385,3 +391,5 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
         rows.arrange(DOWN, buff=0.6, aligned_edge=LEFT).move_to(0.4 * DOWN)
         heading = label("why the cache stores raw vectors", size=theme.TITLE_SIZE).move_to(2.9 * UP)
         self.fade_in(heading, *rows, run_time=1.5)
+        self.when_said("one per query", Indicate(rows[2][1], color=theme.TEXT), run_time=1.2)
+        self.when_said("raw cache", Circumscribe(rows[2][0], color=theme.KEY), run_time=1.5)

@@ -16,6 +16,7 @@ from manim import (
     RIGHT,
     UP,
     Create,
+    Dot,
     FadeIn,
     FadeOut,
     Indicate,
@@ -31,7 +32,6 @@ from drawing.plots import axis_labels, curve, quiet_axes, to_scene
 from drawing.widgets import BarPanel, label, math
 from lecture.questions import CONTEXT, MODEL  # section six's model, shared with its questions
 from narration.narrator import Spoken
-from scenes.base import SAID
 
 __all__ = ["WhyRawCache", "MODEL", "CONTEXT"]
 
@@ -158,9 +158,15 @@ class WhyRawCache(_Scene):
             "memory-state",
             f"A linear-attention model of that shape keeps {state / 2**20:.2f} mebibytes at any length; "
             f"from {raw_cache_overtakes(**MODEL)} tokens on, the raw cache takes more.",
-            shows=SAID,
+            shows=f"An inset of the first {2 * raw_cache_overtakes(**MODEL) - 2} tokens: "
+            "the lines cross there.",
         ):
             self.play(Create(flat[0]), FadeIn(flat[1]), run_time=2.0)
+            inset, lines, crossing = self.crossover_inset()
+            self.memory[0].add(inset, lines, crossing)  # they leave with the plot
+            self.when_said("tokens on", FadeIn(inset), run_time=0.8)
+            self.play(Create(lines), run_time=1.5)
+            self.play(FadeIn(crossing, scale=1.5), run_time=0.6)
 
     def twice_the_tokens(self, spoken: Spoken) -> None:
         """The answer: the raw line flashes and the doubled context's size is written beside it."""
@@ -171,6 +177,27 @@ class WhyRawCache(_Scene):
         self.play(Indicate(raw[0], color=theme.KEY, scale_factor=1.0), FadeIn(note), run_time=1.5)
         self.hold(self.speech_left() - 0.5)
         self.play(FadeOut(note), run_time=0.5)
+
+    def crossover_inset(self) -> tuple[VGroup, VGroup, VGroup]:
+        """The first tokens, in MiB, under the raw line: where the growing cache overtakes the fixed state.
+
+        (frame: axes, its note; the two lines; the crossing's dot and token count.)
+        """
+        cross = raw_cache_overtakes(**MODEL)
+        span = 2 * cross - 2  # the crossing in the middle
+        tokens = np.arange(0, span + 1)
+        raw = np.array([kv_cache_bytes(**MODEL, seq_len=int(n)) for n in tokens]) / 2**20
+        state = linear_state_bytes(**MODEL) / 2**20
+        axes = quiet_axes((0, span), (0, float(raw[-1])), width=3.0, height=1.3).move_to([3.85, -0.3, 0])
+        note = label(f"first {span} tokens, MiB", small=True, color=theme.MUTED).next_to(axes, DOWN, 0.12)
+        lines = VGroup(
+            curve(axes, tokens, raw, color=theme.KEY, width=4),
+            curve(axes, tokens, np.full(tokens.shape, state), color=theme.VALUE, width=4),
+        )
+        where = to_scene(axes, cross, kv_cache_bytes(**MODEL, seq_len=cross) / 2**20)[0]
+        dot = Dot(where, radius=0.08, color=theme.TEXT)
+        count = label(f"{cross}", small=True).next_to(dot, RIGHT, buff=0.15).shift(0.15 * DOWN)
+        return VGroup(axes, note), lines, VGroup(dot, count)
 
     def memory_plot(self) -> tuple[VGroup, VGroup, VGroup]:
         """(axes with ticks and titles; raw cache line and tag; linear-state line and tag)."""

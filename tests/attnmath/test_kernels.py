@@ -179,3 +179,8 @@ def test_noisy_sine_is_seeded_and_sorted():
     np.testing.assert_allclose(y0, np.sin(2 * np.pi * x0))
     with pytest.raises(ValueError, match="noise must be >= 0"):
         noisy_sine(3, noise=-1.0)
+    xs, _ = noisy_sine(200, seed=5, low=0.2, high=0.4)  # fresh points drawn from a fitted range
+    assert 0.2 <= xs.min() and xs.max() <= 0.4
+    np.testing.assert_array_equal(noisy_sine(12, seed=5, low=0.0, high=1.0)[0], x1)  # the default range
+    with pytest.raises(ValueError, match="low must be below high"):
+        noisy_sine(3, low=1.0, high=1.0)

@@ -243,6 +243,16 @@ def test_no_built_clip_flashes_more_than_three_times_a_second(build):
         assert not flashes.breaches(), (clip["file"], flashes.breaches())
 
 
+def test_no_built_clip_holds_still_or_empty_while_the_voice_speaks(build):
+    """Issue 29 on the rendered pixels: no 6 s of speech without a visible change, nor 3 s of a bare frame."""
+    from production.motion import audit_clip
+
+    for clip in json.loads((build["out"] / "manifest.json").read_text())["clips"]:
+        video = build["out"] / clip["file"]
+        held, empty = audit_clip(video, video.with_suffix(".beats.json"))
+        assert (held, empty) == ([], []), clip["file"]
+
+
 def test_changing_one_scenes_data_rerenders_exactly_that_clip(build, tmp_path):
     config = build["root"] / "changed.toml"
     config.write_text(CONFIG + "\n[FixedVsQueryWeights]\nseed = 11\n")

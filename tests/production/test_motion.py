@@ -8,7 +8,7 @@ import av
 import numpy as np
 
 from drawing import theme
-from production.motion import audit_clip, frame_signals
+from production.motion import CHANGE, INK, LOOKBACK, audit_clip, blocks, frame_signals
 
 FPS, SIZE = 15, (320, 180)
 
@@ -66,7 +66,8 @@ def test_signals_see_motion_and_ink(tmp_path):
     fps, changed, ink = frame_signals(clip(tmp_path))
     assert fps == FPS and len(changed) == 16 * FPS
     assert changed[1 : 3 * FPS].all()  # the square moves every frame
-    assert not changed[3 * FPS + 1 : 11 * FPS].any()  # then holds, encoder noise and all
+    # then holds, encoder noise and all, from half a second on (each frame is compared with one 0.5 s back)
+    assert not changed[3 * FPS + round(LOOKBACK * FPS) : 11 * FPS].any()
     assert ink[: 11 * FPS].min() > 0.05 and ink[11 * FPS + 1 :].max() < 0.001
 
 
@@ -80,3 +81,22 @@ def test_a_held_and_an_empty_stretch_while_speaking_are_found(tmp_path):
 def test_a_pause_and_predict_hold_is_exempt(tmp_path):
     held, _ = audit_clip(clip(tmp_path), beats(tmp_path, "predict"))
     assert [(h.beat, round(h.seconds)) for h in held] == []  # what remains (the empty 5 s) is under 6 s
+
+
+def test_a_slow_change_counts_though_no_two_frames_in_a_row_differ_enough(tmp_path):
+    """A hairline growing a pixel a frame, as an equation written over seconds: a viewer sees it move."""
+    frames = []
+    for i in range(8 * FPS):
+        img = background()
+        img[81, 10 : 11 + i] = (240, 228, 66)
+        frames.append(img)
+    video = tmp_path / "00-Slow.mp4"
+    write(video, frames)
+    _fps, changed, _ink = frame_signals(video)
+    grey = [blocks(f.astype(float) @ [0.299, 0.587, 0.114]) for f in frames]
+    step = max(np.mean(np.abs(a - b) > INK) for a, b in zip(grey[1:], grey[:-1], strict=True))
+    assert step < CHANGE  # from one frame to the next, too little changes to count
+    beats_json = tmp_path / "00-Slow.beats.json"
+    beats_json.write_text(json.dumps({"beats": [{"id": "Slow.01-x", "cues": [["a", 0.0, 8.0]]}]}))
+    held, _empty = audit_clip(video, beats_json)
+    assert held == [] and changed[FPS:].mean() > 0.9

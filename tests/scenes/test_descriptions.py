@@ -29,7 +29,7 @@ SAID = {
     "TemperatureSweep": {"title", "retrieval", "lagrangian", "positive", "log", "unique", "predict"},
     "KernelVariants": {"title", "position-row", "kl-form", "kl-penalty", "predict"},
     "HeadRouting": {"title", "stylised", "head-1", "predict"},
-    "KVCacheGrowth": {"title", "window-of-one", "memory-state", "predict"},
+    "KVCacheGrowth": {"title", "window-of-one", "predict"},
     "AdaptiveSufficiency": {"title", "predict"},
 }
 """Scene -> the beats whose narration already describes their picture (each reviewed by reading its body)."""

@@ -19,6 +19,19 @@ def test_scene_constructs_and_has_a_sensible_length(scene_run):
     assert 10.0 < scene_run.duration < 240.0
 
 
+def test_the_picture_moves_at_least_every_six_seconds_of_speech(scene_run):
+    """Issue 29's rule on the scene's plan: no 6 s of narration without an animation playing.
+
+    The pixels of the two clips the suite renders are measured in tests/production/test_build.py, and
+    ``python -m production.motion`` measures a whole build's.
+    """
+    from production.motion import plan_held
+
+    scene = scene_run.scene
+    held = plan_held(scene_run.duration, scene.moving, [b.to_json() for b in scene.beats])
+    assert held == [], [f"{s.beat} {s.start:.1f}-{s.end:.1f} s" for s in held]
+
+
 def test_text_stays_in_the_safe_area_and_never_overlaps(scene_run):
     assert scene_run.problems == []
 

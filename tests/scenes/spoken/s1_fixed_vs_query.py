@@ -26,10 +26,10 @@ S = SimpleNamespace(
 BANDWIDTHS = np.geomspace(1e-3, 10, 200)  # the grid the scene's best Gaussian bandwidth is chosen from
 
 
-def data(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def data(n: int, seed: int, low: float = 0.0, high: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """The noisy sine of section 1, drawn by hand: sorted uniform x, sin(2 pi x) plus Gaussian noise."""
     rng = np.random.default_rng(seed)
-    x = np.sort(rng.uniform(0.0, 1.0, n))
+    x = np.sort(rng.uniform(low, high, n))
     return x, np.array([math.sin(2 * math.pi * v) for v in x]) + S.noise * rng.normal(size=n)
 
 
@@ -60,7 +60,7 @@ def errors() -> tuple[float, float, float, float, int]:
     m = fit.w_q @ fit.w_k.T  # score phi(q)^T W_Q W_K^T phi(k), at temperature 1
     learned = lambda q, k: float(np.array([q, q * q, 1.0]) @ m @ np.array([k, k * k, 1.0]))  # noqa: E731
     a_loo = sum((predict(learned, x, y, x[j], j) - y[j]) ** 2 for j in range(x.size)) / x.size
-    fx, fy = data(S.n_fresh, S.fresh_seed)
+    fx, fy = data(S.n_fresh, S.fresh_seed, min(x), max(x))  # fresh points where the fitted ones lie
     fresh = list(zip(fx, fy, strict=True))
     g_new = sum((predict(gaussian(sigma), x, y, q) - t) ** 2 for q, t in fresh) / fx.size
     a_new = sum((predict(learned, x, y, q) - t) ** 2 for q, t in fresh) / fx.size

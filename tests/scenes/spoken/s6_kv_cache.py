@@ -20,6 +20,11 @@ def memory_state() -> list[str]:
     return [f"{STATE / 1024**2:.2f}", str(tokens)]
 
 
+def inset_span() -> list[str]:
+    """The inset's tokens: the crossing (found by the loop above) in its middle, a layout choice."""
+    return [str(2 * int(memory_state()[1]) - 2)]
+
+
 def predict() -> list[str]:
     return [str(2 * 4096)]
 
@@ -42,4 +47,5 @@ EXPECTED = {
     "subject-pointer.description": lambda: [str([c.scene for c in LECTURE].index("HeadRouting"))],
     "memory-raw.description": lambda: [str(LAYERS), str(HEADS), str(WIDTH)],  # the model's shape, as stated
     "summary.description": summary,
+    "memory-state.description": inset_span,
 }
