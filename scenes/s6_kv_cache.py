@@ -117,6 +117,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
             self.pointer = self.subject_pointer()
             self.fade_in(self.pointer)
             _tag, panel, _cols, words, _note = self.pointer
+            assert isinstance(panel, BarPanel)
             peak = panel.bars[int(np.argmax(self.pointer_weights()[2]))]
             self.when_said("looks back", Circumscribe(peak, color=theme.WEIGHT), run_time=1.2)
             verb = self.pointer_weights()[1]
