@@ -101,7 +101,7 @@ class EquationSteps:
         if parts_at:
             for part, words in zip(main, parts_at, strict=True):
                 self.until_said(words)
-                self.scene.play(Write(part), run_time=min(self.write_seconds, 2.0))
+                self.scene.play(Write(part), run_time=self.write_seconds)
         else:
             terms = LaggedStart(*(Write(part) for part in main), lag_ratio=0.35)
             self.scene.play(terms, run_time=self.write_seconds)

@@ -184,12 +184,8 @@ class LectureScene(Scene):
 
         When the words have already been spoken (an earlier animation ran past them), they play at once.
         """
-        self.hold_until(words)
+        self.until_said(words)
         self.play(*animations, run_time=run_time, **kwargs)
-
-    def hold_until(self, words: str) -> None:
-        """Hold until the current beat's narration reaches ``words`` (see :meth:`until_said`)."""
-        self.until_said(self.spoken, words)
 
     def note_equations(self) -> None:
         """Add the equations now on screen to the current beat's, in the order they first appear."""
@@ -201,8 +197,12 @@ class LectureScene(Scene):
         """Seconds of the current beat's narration still to come (0 once it has been spoken)."""
         return max(0.0, getattr(self, "speech_ends", 0.0) - self.renderer.time)
 
-    def until_said(self, spoken: Spoken, words: str) -> None:
-        """Hold until the narration reaches ``words`` (placed within their caption cue by characters)."""
+    def until_said(self, words: str) -> None:
+        """Hold until the current beat's narration reaches ``words``, placed within their caption cue.
+
+        A phrase the narration never says is a bug in the scene, and is reported as one.
+        """
+        spoken = self.spoken
         found = [(c, t) for c in spoken.cues if words in (t := " ".join(c.text.split()))]
         if not found:
             raise RuntimeError(f"bug in {spoken.beat_id}: its narration never says {words!r}")

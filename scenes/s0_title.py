@@ -49,6 +49,20 @@ description allowed past 15 words: a listener has no other way to learn the lect
 ILLUSTRATIVE_MIX = (0.04, 0.08, 0.04, 0.04, 0.6, 0.2)
 
 
+def mix_arcs(row: VGroup, bank: int, mix: tuple[float, ...]) -> VGroup:
+    """An arc from word ``bank`` of ``row`` to each word (a loop over itself), as wide as its weight."""
+    arcs = VGroup()
+    for j, w in enumerate(mix):
+        start, end = row[bank].get_top() + 0.1 * UP, row[j].get_top() + 0.1 * UP
+        arc = (
+            ArcBetweenPoints(start, end, angle=0.6 * np.pi if j < bank else -0.6 * np.pi)
+            if j != bank
+            else Circle(radius=0.18).move_to(start + 0.2 * UP)
+        )
+        arcs.add(arc.set_stroke(theme.WEIGHT, width=2.0 + 14.0 * w, opacity=0.35 + 0.65 * w))
+    return arcs
+
+
 def illustrative_mix(words: tuple[str, ...], cue: str) -> tuple[float, ...]:
     """A hand-drawn mix for the second sentence: most on the deciding word, a little on each other."""
     rest = 0.4 / (len(words) - 1)
@@ -133,40 +147,21 @@ class LectureTitle(LectureScene):
 
     def show_mix(self) -> None:
         """Arcs from "bank" to every word of the first sentence, their width its (hand-drawn) weight."""
-        row = self.rows[0]
-        bank = SENTENCES[0][0].index("bank")
-        arcs = VGroup()
-        for j, w in enumerate(ILLUSTRATIVE_MIX):
-            start, end = row[bank].get_top() + 0.1 * UP, row[j].get_top() + 0.1 * UP
-            arc = (
-                ArcBetweenPoints(start, end, angle=0.6 * np.pi if j < bank else -0.6 * np.pi)
-                if j != bank
-                else Circle(radius=0.18).move_to(start + 0.2 * UP)
-            )
-            arcs.add(arc.set_stroke(theme.WEIGHT, width=2.0 + 14.0 * w, opacity=0.35 + 0.65 * w))
+        words, cue, _meaning = SENTENCES[0]
+        self.arcs = mix_arcs(self.rows[0], words.index("bank"), ILLUSTRATIVE_MIX)
         note = label("weights drawn by hand", color=theme.MUTED, small=True)
         note.next_to(self.sentences, DOWN, buff=0.5)
-        self.arcs = arcs
-        self.sentences.add(arcs, note)
-        self.play(Create(arcs), run_time=2.0)
-        self.play(
-            FadeIn(note), Circumscribe(row[SENTENCES[0][0].index("river")], color=theme.KEY), run_time=1.5
-        )
+        self.sentences.add(self.arcs, note)
+        self.play(Create(self.arcs), run_time=2.0)
+        self.play(FadeIn(note), Circumscribe(self.rows[0][words.index(cue)], color=theme.KEY), run_time=1.5)
         self.when_said("computed from", *self.rates_arcs(), run_time=1.5)
 
     def rates_arcs(self) -> list[Animation]:
         """The second sentence's arcs: "bank" sits in another slot and weighs other words ("rates" most)."""
         words, cue, _meaning = SENTENCES[1]
-        row, bank = self.rows[1], words.index("bank")
-        arcs = VGroup()
-        for j, w in enumerate(illustrative_mix(words, cue)):
-            if j == bank:
-                continue
-            start, end = row[bank].get_top() + 0.1 * UP, row[j].get_top() + 0.1 * UP
-            arc = ArcBetweenPoints(start, end, angle=0.6 * np.pi if j < bank else -0.6 * np.pi)
-            arcs.add(arc.set_stroke(theme.WEIGHT, width=2.0 + 14.0 * w, opacity=0.35 + 0.65 * w))
+        arcs = mix_arcs(self.rows[1], words.index("bank"), illustrative_mix(words, cue))
         self.sentences.add(arcs)
-        return [Create(arcs), Circumscribe(row[words.index(cue)], color=theme.KEY)]
+        return [Create(arcs), Circumscribe(self.rows[1][words.index(cue)], color=theme.KEY)]
 
     # --- the formula, on the first sentence ----------------------------------------
     def show_weighted_sum(self) -> None:

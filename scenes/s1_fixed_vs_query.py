@@ -49,6 +49,7 @@ from attnmath import (
 )
 from drawing import theme
 from drawing.plots import axis_labels, curve, quiet_axes, scatter, to_scene
+from drawing.pointing import in_turn
 from drawing.stage import aim, regroup
 from drawing.widgets import BarPanel, fit_width, label, math
 from lecture.questions import questions_for
@@ -100,8 +101,9 @@ class FixedVsQueryWeights(LectureScene):
         ):
             self.present(0)
             self.when_said("noisy points", self.dots_in_turn(0), run_time=2.0)
-            self.when_said("their mean", FadeIn(self.mean_mark(), shift=0.3 * RIGHT), run_time=1.0)
-            self.when_said("keeping all", self.summarised(), run_time=2.5)
+            tick = self.mean_mark()
+            self.when_said("their mean", FadeIn(tick, shift=0.3 * RIGHT), run_time=1.0)
+            self.when_said("keeping all", self.summarised(tick), run_time=2.5)
         with self.beat(
             "mean-flat",
             "The mean weighs each of the N points the same, one over N, so it predicts a flat line.",
@@ -328,8 +330,7 @@ class FixedVsQueryWeights(LectureScene):
 
     def dots_in_turn(self, k: int, scale: float = 1.6) -> LaggedStart:
         """Figure ``k``'s dots flash one after another, left to right (``scale`` 1: all alike, none grows)."""
-        dots = sorted(self.figures[k][0][1], key=lambda d: d.get_x())
-        return LaggedStart(*(Indicate(d, color=theme.TEXT, scale_factor=scale) for d in dots), lag_ratio=0.15)
+        return in_turn(self.figures[k][0][1], color=theme.TEXT, scale=scale)
 
     def mean_mark(self) -> Line:
         """A tick at the dots' average on the mean's y-axis; its flat line grows from it."""
@@ -338,9 +339,8 @@ class FixedVsQueryWeights(LectureScene):
         self.figures[0][0].add(tick)  # it moves with its plot
         return tick
 
-    def summarised(self) -> LaggedStart:
-        """Copies of the dots fly into the mean's tick: the whole sample kept as one number."""
-        tick = self.figures[0][0][-1]
+    def summarised(self, tick: Line) -> LaggedStart:
+        """Copies of the dots fly into the mean's ``tick``: the whole sample kept as one number."""
         copies = [d.copy() for d in self.figures[0][0][1]]
         return LaggedStart(*(FadeOut(c, target_position=tick.get_center()) for c in copies), lag_ratio=0.08)
 
@@ -432,22 +432,22 @@ class FixedVsQueryWeights(LectureScene):
             f"Both tuned on these {self.x.size} points, each predicted from the rest: the learned one "
             f"should not lose, holding every Gaussian; here {a_loo} to {g_loo}.",
             shows=f"Leave-one-out errors on screen: learned {a_loo}, best Gaussian {g_loo}.",
-        ) as spoken:
+        ):
             self.when_said("each predicted", self.dots_in_turn(1), self.dots_in_turn(2), run_time=1.8)
             rules = [self.words[k][0][1] for k in (1, 2)]  # colour only: grown, they leave the frame
             self.when_said(
                 "should not lose", *(Indicate(r, color=theme.TEXT, scale_factor=1.0) for r in rules)
             )
-            self.until_said(spoken, "every Gaussian")
+            self.until_said("every Gaussian")
             self.show_errors("leave-one-out error: the score both were tuned on", self.loo)
         with self.beat(
             "held-out",
             f"On {self.n_fresh} fresh points from the same range, fitted by neither, "
             f"the Gaussian's error is {g_new}, and the learned similarity's {a_new}.",
             shows=f"Faint dots, the fresh points, fill both plots around the original {self.x.size}.",
-        ) as spoken:
+        ):
             self.show_fresh_points()
-            self.until_said(spoken, "fitted by neither")
+            self.until_said("fitted by neither")
             self.show_errors(f"error on {self.n_fresh} fresh points", self.held_out)
             self.when_said("error is", Circumscribe(self.note[1][0], color=theme.TEXT), run_time=1.2)
             self.when_said("learned", Circumscribe(self.note[1][1], color=theme.TEXT), run_time=1.2)
@@ -474,8 +474,8 @@ class FixedVsQueryWeights(LectureScene):
             "Learned similarity tends to pay off with more data, and where no fixed kernel knows "
             "which inputs are alike.",
             shows=SAID,  # the note that replaces the errors repeats the narration's words
-        ) as spoken:
-            self.until_said(spoken, "fixed kernel")
+        ):
+            self.until_said("fixed kernel")
             self.show_errors_note("learned: tends to win with more data")
 
     def overfit_narration(self) -> str:

@@ -20,7 +20,6 @@ from manim import (
     FadeIn,
     FadeOut,
     Indicate,
-    LaggedStart,
     Line,
     MathTex,
     Mobject,
@@ -41,6 +40,7 @@ from attnmath import (
 )
 from drawing import theme
 from drawing.plots import axis_labels, curve, quiet_axes, redraw_curve, scatter, to_scene
+from drawing.pointing import in_turn
 from drawing.widgets import BarPanel, LabelSwitch, Readout, label, math
 from lecture.questions import questions_for
 from narration.narrator import Spoken
@@ -303,7 +303,9 @@ class KernelRegressionCollapse(LectureScene):
             self.when_said(
                 "jagged", Indicate(self.estimate, color=theme.WARNING, scale_factor=1.0), run_time=2.0
             )
-            self.when_said("follows the noise", self.samples_in_turn(), run_time=1.5)
+            self.when_said(
+                "follows the noise", in_turn(self.dots, color=theme.TEXT, scale=1.5, lag=0.1), run_time=1.5
+            )
         with self.beat(
             "huge-bandwidth",
             "Now widen it. k effective, e to the entropy, is the effective number of samples averaged; "
@@ -322,11 +324,6 @@ class KernelRegressionCollapse(LectureScene):
             shows=SAID,  # the flash marks the flat estimate; its label, all equal: the mean, is what is said
         ):
             self.play(Indicate(self.estimate, color=theme.WARNING, scale_factor=1.0), run_time=2.0)
-
-    def samples_in_turn(self) -> LaggedStart:
-        """The samples flash one after another, left to right: the ones the estimate copies."""
-        dots = sorted(self.dots, key=lambda d: d.get_x())
-        return LaggedStart(*(Indicate(d, color=theme.TEXT, scale_factor=1.5) for d in dots), lag_ratio=0.1)
 
     def widest_bandwidth(self, spoken: Spoken) -> None:
         """The answer: the bandwidth opens to its widest and the estimate flattens; then back to the best."""

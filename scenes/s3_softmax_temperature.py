@@ -21,7 +21,6 @@ from manim import (
     FadeIn,
     FadeOut,
     Indicate,
-    LaggedStart,
     Mobject,
     ReplacementTransform,
     SurroundingRectangle,
@@ -35,6 +34,7 @@ from manim import (
 from attnmath import SweepResult, classify_regime, softmax, solve_retrieval, temperature_sweep
 from drawing import theme
 from drawing.flow import baseline_of
+from drawing.pointing import in_turn
 from drawing.steps import EquationSteps, Mark
 from drawing.widgets import BarPanel, LabelSwitch, LogSlider, Readout, fit_width, label, math
 from lecture.questions import questions_for
@@ -161,9 +161,9 @@ class TemperatureSweep(LectureScene):
             "Back to our items, weighted at the slider's temperature. "
             "An optimiser maximising J, told nothing of softmax, lands on them: hollow bars.",
             shows=f"Tau reads {float(checked.taus[0]):.2f}; hollow bars off by {spoken_power(f'{gap:.0e}')}.",
-        ) as spoken:
+        ):
             self.show_weights()
-            self.until_said(spoken, "An optimiser")
+            self.until_said("An optimiser")
             self.confirm_with_optimiser(optimum, gap)
         self.sweep_temperature()
         self.show_prior_coda()
@@ -225,18 +225,18 @@ class TemperatureSweep(LectureScene):
             "softmax",
             "Exponentiate. Summing to one fixes the constant factor: that is exactly softmax of s over tau.",
             shows="Boxed: e to the s i over tau, over its sum, the attention weights.",
-        ) as spoken:
+        ):
             self.steps.step(STEPS["softmax"][0], *STEPS["softmax"][1], at="fixes the constant")
-            self.until_said(spoken, "exactly")
+            self.until_said("exactly")
             self.steps.mark((((4,),), "the attention weights", theme.WEIGHT))
         with self.beat(
             "concave",
             "A maximum? Minus x log x has second derivative minus one over x: H is strictly concave, "
             "and so is J, with tau above zero.",
             shows="Then J: sum a i s i, labelled linear, plus tau H, strictly concave.",
-        ) as spoken:
+        ):
             self.steps.step(STEPS["curvature"][0], *STEPS["curvature"][1], at="strictly concave")
-            self.until_said(spoken, "and so is J")
+            self.until_said("and so is J")
             self.steps.step(STEPS["concave"][0], *STEPS["concave"][1])
         with self.beat(
             "unique",
@@ -295,16 +295,11 @@ class TemperatureSweep(LectureScene):
             title=title,
         ).scale(1.5)
         self.fade_in(self.score_panel.move_to(0.2 * DOWN))
-        self.when_said("q dot k i", self.bars_in_turn(self.score_panel), run_time=2.5)
+        self.when_said(
+            "q dot k i", in_turn(self.score_panel.bars, color=theme.TEXT, scale=1.0, lag=0.1), run_time=2.5
+        )
         best = self.score_panel.bars[int(np.argmax(self.s))]
         self.when_said("matches", Circumscribe(best, color=theme.SCORE), run_time=1.5)
-
-    @staticmethod
-    def bars_in_turn(panel: BarPanel) -> LaggedStart:
-        """A panel's bars flash one after another, left to right: one item after the next."""
-        return LaggedStart(
-            *(Indicate(b, color=theme.TEXT, scale_factor=1.0) for b in panel.bars), lag_ratio=0.1
-        )
 
     def show_constraint(self) -> None:
         """What retrieval must return, written under the scores: a distribution over the items."""
@@ -318,7 +313,7 @@ class TemperatureSweep(LectureScene):
     def show_objective(self) -> None:
         """The objective over distributions, its expected-score term boxed."""
         self.steps = EquationSteps(
-            self, colors=ROLE_TEX, size=STEP_SIZE, header_size=HEADER_SIZE, until_said=self.hold_until
+            self, colors=ROLE_TEX, size=STEP_SIZE, header_size=HEADER_SIZE, until_said=self.until_said
         )
         constraint = math(r"\text{over distributions: } a_i \ge 0,\ \ \sum_i a_i = 1", colors=ROLE_TEX)
         objective = self.steps.tex(
@@ -442,7 +437,7 @@ class TemperatureSweep(LectureScene):
                 self.pause_and_predict(
                     questions_for(self.script_name())[0], self.heat_up, shows=shows["heat-up"]
                 )
-            with self.beat(slug, narration[slug], shows=shows[slug]) as spoken:
+            with self.beat(slug, narration[slug], shows=shows[slug]):
                 if readouts[slug]:
                     self.reveal(*readouts[slug])
                 if not np.isclose(self.log_tau.get_value(), np.log10(tau)):
@@ -455,7 +450,7 @@ class TemperatureSweep(LectureScene):
                     self.when_said("Brittle", Circumscribe(top_bar, color=theme.WEIGHT), run_time=1.2)
                 if slug == "uniform":  # the answer already swept here: point at what the words read out
                     for words, k in (("reaches", 2), ("grows like", 4)):
-                        self.until_said(spoken, words)
+                        self.until_said(words)
                         self.play(Circumscribe(self.readouts[k], color=theme.TEMPERATURE), run_time=1.2)
         self.regimes_on = False
         self.show_regime("")
@@ -508,13 +503,13 @@ class TemperatureSweep(LectureScene):
             "A uniform r only lowers J, by tau log N.",
             shows=f"Tau back to {self.coda_tau:.2f}; equal prior bars replace scores; "
             f"J drops by {before - after:.2f}.",
-        ) as spoken:
+        ):
             self.play(self.log_tau.animate.set_value(np.log10(self.coda_tau)), run_time=1.0)
             before = float(self.current().objective[0])
             self.introduce_prior()
             self.box_objective(1)
             after = float(self.current().objective[0])
-            self.until_said(spoken, "only lowers J")
+            self.until_said("only lowers J")
             drop = label(f"\u2212\u03c4 log N = \u2212{before - after:.2f}", color=theme.TEMPERATURE)
             # Circumscribe draws around the readout: an animation of the readout itself would add it to the
             # scene on its own and split the live group that redraws it (manim restructures the family)

@@ -134,9 +134,9 @@ class KernelVariants(LectureScene):
             "Softmax attention, and every softmax variant met next, shares this curve. Linear attention "
             "maps q and k separately by a feature map: broader.",
             shows=self.linear_description(),
-        ) as spoken:
+        ):
             self.trace(self.content_curves[0], "shares this curve")  # the dot runs along it once more
-            self.until_said(spoken, "Linear attention")
+            self.until_said("Linear attention")
             self.play(Create(self.content_curves[1]), FadeIn(self.legend[1]), run_time=1.5)
         with self.beat(
             "position-row",
@@ -156,14 +156,14 @@ class KernelVariants(LectureScene):
             "position-priors",
             "A local window keeps only the last few keys; ALiBi subtracts a penalty linear in distance.",
             shows=self.priors_description(),
-        ) as spoken:
-            self.step_positions(spoken, POSITION_STEPS[1:3], ("window", "ALiBi"))
+        ):
+            self.step_positions(POSITION_STEPS[1:3], ("window", "ALiBi"))
         with self.beat(
             "position-t5",
             "T5 learns one bias per range of distances; the profile drawn here is stylised.",
             shows=self.t5_description(),
-        ) as spoken:
-            self.step_positions(spoken, POSITION_STEPS[3:], ("T5",))
+        ):
+            self.step_positions(POSITION_STEPS[3:], ("T5",))
             self.remove(self.position_name)
             self.position_frame.add(self.position_name)  # one group from here on
         self.sweep_temperature()
@@ -252,12 +252,10 @@ class KernelVariants(LectureScene):
         self.play(MoveAlongPath(dot, line), run_time=1.8, rate_func=linear)
         self.play(FadeOut(dot), run_time=0.3)
 
-    def step_positions(
-        self, spoken: Spoken, steps: tuple[tuple[str, str], ...], cues: tuple[str, ...]
-    ) -> None:
+    def step_positions(self, steps: tuple[tuple[str, str], ...], cues: tuple[str, ...]) -> None:
         """Each position kernel's profile in ``steps`` as the narration names it (``cues``)."""
         for (name, key), cue in zip(steps, cues, strict=True):
-            self.until_said(spoken, cue)
+            self.until_said(cue)
             target = self.position_bars.copy().set_values(peak_scaled(self.profiles.position[key]))
             title = label(name).move_to(self.position_name)
             swap = (FadeOut(self.position_name), FadeIn(title))
@@ -312,11 +310,11 @@ class KernelVariants(LectureScene):
             "Lower the temperature: softmax sharpens onto the most similar keys, linear attention stays "
             "broad, and the position profiles, fixed priors, stay put.",
             shows=f"A tau slider falls from {start} to {low}, softmax a spike, then rises to {high}.",
-        ) as spoken:
+        ):
             self.fade_in(self.slider, self.readout, run_time=1.0)
             self.go_live(self.live, self.refresh)
             self.sweep_to(self.tau, np.log10(cold), 4.0)
-            self.until_said(spoken, "position profiles")
+            self.until_said("position profiles")
             self.sweep_to(self.tau, np.log10(warm), max(3.0, self.speech_left() - 0.3))
         self.stop_live(self.live)
 
@@ -384,20 +382,20 @@ class KernelVariants(LectureScene):
             "linear-factor",
             "Linear attention's feature map, phi, factors the kernel into a query part and a key part.",
             shows="An identity pulls phi q out of the sum of phi k i v i.",
-        ) as spoken:
+        ):
             self.fade_in(identity)
-            self.until_said(spoken, "factors")
+            self.until_said("factors")
             self.play(Circumscribe(identity[1], color=theme.WEIGHT), run_time=1.5)
         with self.beat(
             "linear-summary",
             "So keys and values pre-aggregate into one d by d sum, d the key width, and a normaliser: "
             "the cost grows linearly.",
             shows="The sum is S: phi K transpose times V makes it; phi Q multiplies it.",
-        ) as spoken:
+        ):
             self.play(GrowFromCenter(brace), FadeIn(brace_tag), run_time=1.0)
             self.when_said("d the key width", Indicate(brace_tag, color=theme.TEXT), run_time=1.2)
             self.fade_in(linear_row[:-1])
-            self.until_said(spoken, "the cost")
+            self.until_said("the cost")
             self.fade_in(linear_row[-1])
         self.leaving = VGroup(identity, brace, brace_tag, softmax_row, linear_row)
 
@@ -428,9 +426,9 @@ class KernelVariants(LectureScene):
             f"linear attention's like N to the {data['linear_exponent']:.1f}: at about "
             f"{n_last / 1000:.0f} thousand tokens, {speedup:.0f} times faster, for a blunter weighting.",
             shows="The linear line starts just below, climbs gently; a note warns: not like for like.",
-        ) as spoken:
+        ):
             self.play(Create(lin[0]), FadeIn(lin[1]), run_time=2.5)
-            self.until_said(spoken, "at about")
+            self.until_said("at about")
             self.fade_in(faster, run_time=1.0)
         self.leaving = VGroup(frame, soft, lin, faster)
 
@@ -496,10 +494,10 @@ class KernelVariants(LectureScene):
             "ALiBi adds its bias to the scaled scores, multiplying the kernel "
             "by a position prior, r proportional to e to the b.",
             shows=self.alibi_description(alibi),
-        ) as spoken:
+        ):
             self.play(FadeOut(self.leaving), run_time=0.8)
             self.fade_in(name, panels[2], x_title)
-            self.until_said(spoken, "multiplying")
+            self.until_said("multiplying")
             self.fade_in(*panels[:2], *panels[3:])
         with self.beat(
             "kl-form",
@@ -511,9 +509,9 @@ class KernelVariants(LectureScene):
             "kl-penalty",
             "maximising expected score minus tau times the K L divergence, a penalty for straying from r.",
             shows=SAID,
-        ) as spoken:
+        ):
             self.fade_in(equation[1])
-            self.until_said(spoken, "K L")
+            self.until_said("K L")
             self.play(Circumscribe(equation[1], color=theme.PRIOR), run_time=1.5)
         with self.beat(
             "t5-prior",
@@ -549,9 +547,7 @@ class KernelVariants(LectureScene):
             panels[4].animate.set_values(flat_weights),
             run_time=1.5,
         )
-        self.play(
-            Indicate(panels[0], color=theme.TEXT), Indicate(panels[4], color=theme.TEXT), run_time=1.2
-        )
+        self.play(Indicate(panels[0], color=theme.TEXT), Indicate(panels[4], color=theme.TEXT), run_time=1.2)
         self.hold(self.speech_left() - 1.0)
         self.play(panels[2].animate.set_values(prior), panels[4].animate.set_values(weights), run_time=1.0)
 

@@ -19,7 +19,6 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
-    Indicate,
     LaggedStart,
     Line,
     Mobject,
@@ -31,6 +30,7 @@ from manim import (
 from attnmath import Sentence, distinctive_queries, stylized_heads
 from drawing import theme
 from drawing.blocks import matrix_block
+from drawing.pointing import in_turn
 from drawing.sentence import WordRows
 from drawing.tokens import Heatmap
 from drawing.widgets import label, math
@@ -150,8 +150,8 @@ class HeadRouting(TrainedHeads, LectureScene):
             "Their outputs are concatenated, and an output matrix, W O, mixes them for the next layer: "
             "many summaries in parallel.",
             shows=self.concatenation_shows(),
-        ) as spoken:
-            self.show_concatenation(spoken)
+        ):
+            self.show_concatenation()
         self.pause_and_predict(
             questions_for(self.script_name())[0],
             self.the_folding_head,
@@ -180,8 +180,7 @@ class HeadRouting(TrainedHeads, LectureScene):
         )
         self.fade_in(self.columns.headers, run_time=0.6)
         self.when_said("learned query", FadeIn(self.top_line, shift=0.2 * DOWN), run_time=1.0)
-        queries = LaggedStart(*(Indicate(q, color=theme.QUERY) for q in self.columns.queries), lag_ratio=0.15)
-        self.when_said("its own pattern", queries, run_time=2.5)
+        self.when_said("its own pattern", in_turn(self.columns.queries, color=theme.QUERY), run_time=2.5)
 
     def show_note(self) -> None:
         """The stylised-heads note replaces the projections line."""
@@ -248,12 +247,10 @@ class HeadRouting(TrainedHeads, LectureScene):
         focus = self.columns.lines(w, queries=[i], color=theme.QUERY)
         tags = self.columns.percents(w[i], self.named_keys(h))
         query = self.columns.queries[i]
-        with self.beat(
-            f"head-{h + 1}", f"{HEAD_TEXT[h]} {self.spotlight_text(h)}", shows=self.head_shows(h)
-        ) as spoken:
+        with self.beat(f"head-{h + 1}", f"{HEAD_TEXT[h]} {self.spotlight_text(h)}", shows=self.head_shows(h)):
             self.play(FadeOut(self.top_line), run_time=0.4)  # one title at a time: a crossfade reads as two
             self.play(FadeIn(title), Create(lines), run_time=1.5)
-            self.until_said(spoken, "Here")
+            self.until_said("Here")
             self.play(
                 lines.animate.set_stroke(opacity=0.12),
                 Create(focus),
@@ -292,10 +289,10 @@ class HeadRouting(TrainedHeads, LectureScene):
     def the_folding_head(self, spoken: Spoken) -> None:
         """The answer: head one's map, one key a query, then head three's fixed decay, are circled."""
         self.play(Circumscribe(self.maps[0], color=theme.VALUE), run_time=1.5)
-        self.until_said(spoken, "three's")
+        self.until_said("three's")
         self.play(Circumscribe(self.maps[2], color=theme.VALUE), run_time=1.5)
 
-    def show_concatenation(self, spoken: Spoken) -> None:
+    def show_concatenation(self) -> None:
         """Each head's output is a slice of one (T x H d_head) matrix; W_O maps it to the next layer."""
         res = self.heads.result
         h, t, d_head = res.head_outputs.shape
@@ -321,5 +318,5 @@ class HeadRouting(TrainedHeads, LectureScene):
             moves.append(tag.animate.move_to(top + 1.05 * DOWN))
         self.play(FadeIn(bands), *moves, run_time=1.2)
         self.fade_in(arrows, concat[1])
-        self.until_said(spoken, "the next layer")
+        self.until_said("the next layer")
         self.fade_in(*chain[1:])

@@ -95,12 +95,12 @@ class TrainedHeads(_Scene):
             f"Here are all {n_layers * n_heads} heads of a real trained model, Mini L M, on this sentence. "
             "Unlike ours, it reads both ways.",
             shows=f"One small map per head: {n_layers} layers as rows, {n_heads} heads as columns.",
-        ) as spoken:
+        ):
             title, layers, image = view.group
             self.fade_in(image, layers, run_time=1.2)
             self.when_said("real trained model", FadeIn(title, shift=0.2 * DOWN), run_time=1.0)
             self.when_said("on this sentence", Circumscribe(image, color=theme.MUTED), run_time=1.5)
-            self.until_said(spoken, "both ways")
+            self.until_said("both ways")
             self.fade_in(view.caveat, run_time=1.0)
         self.measured_h1(found, view)
         self.measured_sink(found)
@@ -168,7 +168,7 @@ class TrainedHeads(_Scene):
             f"Layer {layer}, head {head}, is head one's pattern, measured: over {percent} percent of each "
             "word's weight falls on the word before.",
             shows="Its map appears beside stylised H1; both show a stripe just below the diagonal.",
-        ) as spoken:
+        ):
             self.play(FadeIn(tile), run_time=0.6)
             shown, right = self.pair(
                 self.heads.weights[0], found.run.attention[match.layer, match.head], found.run.tokens
@@ -176,7 +176,7 @@ class TrainedHeads(_Scene):
             left_name = label("stylised H1", color=theme.WEIGHT).next_to(shown[0], UP, buff=0.25)
             right_name = label(f"measured: layer {layer}, head {head}", color=theme.WEIGHT)
             right_name.next_to(right, UP, buff=0.25).align_to(right, RIGHT)
-            self.until_said(spoken, "measured")
+            self.until_said("measured")
             self.play(FadeOut(view.group), FadeOut(view.caveat), FadeOut(tile), run_time=0.6)
             self.fade_in(shown, left_name, right_name, *self.model_tag(), run_time=1.2)
         self.shown = VGroup(shown, left_name, right_name)
@@ -211,7 +211,7 @@ class TrainedHeads(_Scene):
             f"Many heads park weight on the {where} token, {token}, when nothing fits: an attention sink, "
             f"{percent} percent in layer {layer}, head {head}.",
             shows=f"Its map appears; a box outlines the {token} column, {rows}.",
-        ) as spoken:
+        ):
             shown, right = self.pair(None, found.run.attention[sink.layer, sink.head], found.run.tokens)
             name = label(f"measured: layer {layer}, head {head}", color=theme.WEIGHT)
             name.next_to(right, UP, buff=0.25).align_to(right, RIGHT)
@@ -219,7 +219,7 @@ class TrainedHeads(_Scene):
             mark = SurroundingRectangle(cells, color=theme.KEY, buff=0.03)
             self.play(FadeOut(getattr(self, "shown", VGroup())), run_time=0.6)
             self.fade_in(shown, name, *self.model_tag(), run_time=1.0)
-            self.until_said(spoken, "attention sink")
+            self.until_said("attention sink")
             self.play(FadeIn(mark), run_time=0.8)
         self.shown = VGroup(shown, name, mark)
 

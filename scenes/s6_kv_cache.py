@@ -85,9 +85,9 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
             "The causal mask lets each query row see only itself and earlier keys.",
             shows=f'After "{as_text(self.words[: self.n_prompt])}" comes "{self.words[self.n_prompt]}"; '
             f"then a {len(self.words)} by {len(self.words)} mask grid lights.",
-        ) as spoken:
+        ):
             self.show_autoregressive()
-            self.until_said(spoken, "causal mask")
+            self.until_said("causal mask")
             self.show_mask()
         steps = list(range(self.n_prompt, len(self.words)))
         half = (len(steps) + 1) // 2
@@ -118,9 +118,9 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
             self.fade_in(self.pointer)
             _tag, panel, _cols, words, _note = self.pointer
             assert isinstance(panel, BarPanel)
-            peak = panel.bars[int(np.argmax(self.pointer_weights()[2]))]
+            _tokens, verb, weights = self.pointer_weights()
+            peak = panel.bars[int(np.argmax(weights))]
             self.when_said("looks back", Circumscribe(peak, color=theme.WEIGHT), run_time=1.2)
-            verb = self.pointer_weights()[1]
             self.when_said("its query arrives", Indicate(words[verb], color=theme.QUERY), run_time=1.2)
         self.show_kernels()
         self.show_memory()
@@ -330,23 +330,23 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
             "uniform-sum",
             f"Uniform weights ignore the query, so that cache folds into a running sum, which {same}.",
             shows="The uniform row becomes one box: one over t times the sum of v i.",
-        ) as spoken:
+        ):
             self.play(
                 ReplacementTransform(top, summary),
                 FadeOut(self.bars[0]),
                 FadeOut(self.legend[:2]),
                 run_time=2.0,
             )
-            self.until_said(spoken, "at every step" if ok else "does not")
+            self.until_said("at every step" if ok else "does not")
             self.play(FadeIn(note), run_time=0.8)
         with self.beat(
             "window-of-one",
             "An ideal previous-token head needs only the previous value, "
             "section four's window of one, so it folds too; ours leaks a little.",
             shows=SAID,
-        ) as spoken:
+        ):
             self.play(Indicate(VGroup(*self.columns[1]), color=theme.VALUE, scale_factor=1.1), run_time=1.5)
-            self.until_said(spoken, "window of one")
+            self.until_said("window of one")
             self.play(FadeIn(warn), run_time=0.8)
 
     @staticmethod
@@ -363,7 +363,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
         """The audio description of the closing still: its three rows."""
         per_token, state_mib = self.summary_sizes()
         return (
-            f"Uniform: a running sum; linear: d by d, {state_mib} mebibytes; "
+            f"Uniform: running sum; linear: d by d states, {state_mib} mebibytes; "
             f"softmax: {per_token} kibibytes a token."
         )
 
@@ -383,7 +383,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
         per_token, state_mib = self.summary_sizes()
         rows = VGroup(
             VGroup(uniform, self.summary_text("uniform weights: one running sum")),
-            VGroup(state, self.summary_text(f"linear: d \u00d7 d per head, {state_mib} MiB")),
+            VGroup(state, self.summary_text(f"linear: {state_mib} MiB of d \u00d7 d states")),
             VGroup(columns, self.summary_text(f"softmax: every k, v, {per_token} KiB a token")),
         )
         for row in rows:

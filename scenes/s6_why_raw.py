@@ -103,7 +103,7 @@ class WhyRawCache(_Scene):
             "No fixed summary serves every query: softmax's kernel, e to the q dot k over tau, "
             "cannot split into query and key parts.",
             shows="Written: the kernel, not equal to f of q dot g of k.",
-        ) as spoken:
+        ):
             tag, panel, cols, words, pointer_note = self.pointer  # the pointer's weights stay, small, above
             shapes = VGroup(panel, cols)
             self.play(
@@ -113,7 +113,7 @@ class WhyRawCache(_Scene):
             )
             first = eq[0].copy().set_x(0)
             self.play(Write(first), run_time=1.0)
-            self.until_said(spoken, "cannot split")
+            self.until_said("cannot split")
             self.play(ReplacementTransform(first, eq[0]), FadeIn(eq[1:]), FadeIn(note), run_time=1.0)
         lin = math(r"\phi(q)^\top \phi(k)", size=72)
         state = math(r"S_t = S_{t-1} + \phi(k_t)\, v_t^\top", size=72)
@@ -129,10 +129,10 @@ class WhyRawCache(_Scene):
             "Linear attention's kernel, phi of q dot phi of k, does split: "
             "its sum folds into one d by d state, plus a normaliser.",
             shows="Each step adds phi of k t times v t transposed to the state S.",
-        ) as spoken:
+        ):
             self.play(FadeOut(why), FadeOut(shapes), run_time=0.5)
             self.fade_in(tag, lin, run_time=1.0)
-            self.until_said(spoken, "folds")
+            self.until_said("folds")
             self.fade_in(state, out, run_time=1.0)
             self.play(Indicate(state, color=theme.VALUE), run_time=1.2)
 
