@@ -109,17 +109,22 @@ from attnmath.similarity import (
     held_out_errors,
     position_features,
 )
-from attnmath.softmax import check_distribution, effective_k, entropy, softmax
+from attnmath.simplex import SimplexLevels, simplex_levels, simplex_objective
+from attnmath.softmax import check_distribution, effective_k, entropy, entropy_term, softmax
 from attnmath.variants import VARIANTS, WeightProfiles, content_profiles, weight_profiles
 
 __all__ = [
     "softmax",
     "entropy",
+    "entropy_term",
     "effective_k",
     "check_distribution",
     "retrieval_objective",
     "optimal_objective",
     "solve_retrieval",
+    "SimplexLevels",
+    "simplex_levels",
+    "simplex_objective",
     "temperature_sweep",
     "SweepResult",
     "classify_regime",

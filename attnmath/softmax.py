@@ -24,7 +24,7 @@ from attnmath._validate import (
     normalize_axis,
 )
 
-__all__ = ["softmax", "entropy", "effective_k", "check_distribution"]
+__all__ = ["softmax", "entropy", "entropy_term", "effective_k", "check_distribution"]
 
 
 def softmax(scores: Any, tau: Any = 1.0, *, axis: int = -1, prior: Any = None) -> FloatArray:
@@ -220,6 +220,23 @@ def entropy(weights: Any, *, axis: int = -1) -> Any:
     """
     w = check_distribution(weights, axis=axis)
     return np.maximum(-np.sum(xlogy(w, w), axis=axis), 0.0)
+
+
+def entropy_term(x: Any) -> tuple[FloatArray, FloatArray]:
+    r"""One item's share of the entropy, :math:`-x \log x`, and its slope, :math:`-\log x - 1`, on [0, 1].
+
+    The slope is :math:`+\infty` at 0 (why ``a_i >= 0`` never binds); the second
+    derivative, :math:`-1/x`, is negative throughout (why H is strictly concave).
+
+    >>> term, slope = entropy_term([0.0, 1.0])
+    >>> (term == 0).all(), slope.tolist()
+    (np.True_, [inf, -1.0])
+    """
+    v = np.asarray(x, dtype=float)
+    if np.any((v < 0) | (v > 1)) or not np.all(np.isfinite(v)):
+        raise ValueError("entropy_term takes shares x in [0, 1]")
+    with np.errstate(divide="ignore"):
+        return np.abs(xlogy(v, v)), -np.log(v) - 1.0  # -x log x >= 0 on [0, 1]
 
 
 def effective_k(weights: Any, *, axis: int = -1) -> Any:

@@ -180,3 +180,23 @@ def test_bad_input_names_the_argument(kwargs, error, match):
 def test_entropy_rejects_non_distributions(weights, match):
     with pytest.raises((ValueError, TypeError), match=match):
         entropy(weights)
+
+
+def test_the_entropy_term_its_slope_and_its_bend_against_finite_differences():
+    from attnmath import entropy_term
+
+    xs = np.linspace(0.05, 0.95, 19)
+    term, slope = entropy_term(xs)
+    assert np.allclose(term, [-x * math.log(x) for x in xs])
+    h = 1e-6
+    up, _ = entropy_term(xs + h)
+    down, _ = entropy_term(xs - h)
+    assert np.allclose(slope, (up - down) / (2 * h), atol=1e-6)  # the stationary beat's -log a - 1
+    h = 1e-4
+    up, _ = entropy_term(xs + h)
+    down, _ = entropy_term(xs - h)
+    assert np.allclose((up - 2 * term + down) / h**2, -1 / xs, rtol=1e-5)  # the curvature beat's -1/x
+    _, at_zero = entropy_term([0.0])
+    assert at_zero[0] == np.inf  # the positivity beat's infinite slope
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        entropy_term([1.5])
