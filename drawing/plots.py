@@ -5,13 +5,27 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from manim import DOWN, LEFT, UP, Axes, Dot, Line, VGroup, VMobject
+from manim import (
+    DOWN,
+    LEFT,
+    UP,
+    Axes,
+    Dot,
+    Line,
+    Scene,
+    ValueTracker,
+    VGroup,
+    VMobject,
+    always_redraw,
+    smooth,
+)
 from numpy.typing import ArrayLike
 
+from attnmath import entropy_term
 from drawing import theme
 from drawing.widgets import label, math
 
-__all__ = ["quiet_axes", "axis_labels", "to_scene", "scatter", "curve", "redraw_curve"]
+__all__ = ["quiet_axes", "axis_labels", "to_scene", "scatter", "curve", "redraw_curve", "EntropyPlot"]
 
 
 def quiet_axes(
@@ -96,3 +110,42 @@ def axis_labels(
         top = axes.y_axis.get_top()
         group.add(y.next_to(top, UP, buff=0.15).align_to(axes.y_axis, LEFT))
     return group
+
+
+class EntropyPlot(VGroup):
+    """One item's share of the entropy, -x log x on [0, 1], with a tangent that slides along it.
+
+    Slid towards 0 the tangent stands up (the slope -log x - 1 grows without
+    bound, so a_i >= 0 never binds); slid across, it turns one way all along
+    (the second derivative -1/x is negative: strictly concave).
+    """
+
+    TANGENT_LENGTH = 1.6
+
+    def __init__(self, *, at: float = 0.5, width: float = 5.0, height: float = 1.4) -> None:
+        super().__init__()
+        self.axes = quiet_axes((0.0, 1.0), (0.0, 0.45), width=width, height=height)
+        xs = np.linspace(0.0, 1.0, 241)
+        term, _slope = entropy_term(xs)
+        self.curve = curve(self.axes, xs, term, color=theme.TEMPERATURE, width=4)
+        self.labels = axis_labels(self.axes, x_ticks=(0.0, 1.0))
+        name = math(r"-x \log x", color=theme.TEMPERATURE)  # named left of its axis: nothing above it
+        self.labels.add(name.next_to(self.axes.y_axis, LEFT, buff=0.25))
+        self.x = ValueTracker(at)
+        self.tangent = always_redraw(self._tangent)
+        self.add(self.axes, self.labels, self.curve, self.tangent)
+
+    def _tangent(self) -> VGroup:
+        """The tangent segment and its point at the tracker's x, drawn in scene units."""
+        x = float(self.x.get_value())
+        (y,), (slope,) = entropy_term([x])
+        origin, right, up = (np.asarray(self.axes.c2p(*p)) for p in ((0, 0), (1, 0), (0, 1)))
+        direction = (right - origin) + slope * (up - origin)  # one unit of x, slope units of y
+        direction *= self.TANGENT_LENGTH / 2 / np.linalg.norm(direction)
+        point = np.asarray(self.axes.c2p(x, y))
+        line = Line(point - direction, point + direction, color=theme.TEXT, stroke_width=3)
+        return VGroup(line, Dot(point, radius=0.06, color=theme.TEXT))
+
+    def slide_tangent(self, scene: Scene, to: float, *, run_time: float) -> None:
+        """Slide the tangent's point to x = ``to`` on ``scene``."""
+        scene.play(self.x.animate.set_value(to), run_time=run_time, rate_func=smooth)

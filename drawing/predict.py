@@ -39,7 +39,7 @@ class Curtain(Rectangle):
 
 def predict_card(question: str) -> VGroup:
     """'Pause and predict' over the question, centred in the frame above the caption band."""
-    heading = label("Pause and predict", color=theme.QUERY, size=theme.TITLE_SIZE)
+    heading = label("Pause and predict", color=theme.MUTED, size=theme.TITLE_SIZE)  # no role: not the query
     body = wrapped(question, width=theme.SAFE_RIGHT - theme.SAFE_LEFT - 1.0, size=theme.TITLE_SIZE - 4)
     card = VGroup(heading, body).arrange(DOWN, buff=0.5)
     return card.move_to([0, (theme.SAFE_TOP + theme.SAFE_BOTTOM) / 2, 0])

@@ -59,6 +59,7 @@ class EquationSteps:
         self.write_seconds = write_seconds
         self.size, self.header_size = size, header_size
         self.y, self.header_y, self.header_top = y, header_y, header_top
+        self.main_size = size  # the font size the current step was made at
         self.header: Mobject = VGroup()
         self.main: Mobject = VGroup()
         self.marks = VGroup()
@@ -79,33 +80,48 @@ class EquationSteps:
         *marks: Mark,
         at: str | None = None,
         parts_at: Sequence[str] = (),
+        alongside: Sequence[Sequence[Animation]] = (),
+        width: float | None = None,
+        x: float = 0.0,
+        size: float | None = None,
     ) -> None:
         """Make ``main`` the step being explained; the step before shrinks above it, older ones leave.
 
         ``main`` is written term by term; with ``parts_at``, its i-th part is
         written as the narration says ``parts_at[i]``. The marks come when the
-        narration says ``at`` (at once without it).
+        narration says ``at`` (at once without it). ``alongside[i]`` plays with part i (a picture
+        drawn as its words come); ``width`` and ``x`` place a step that leaves room beside it, and
+        ``size`` is the font size a step built by the scene was made at (the step size by default).
         """
         if not isinstance(main, Mobject):
             main = self.tex(*main)
-        fit_width(main, theme.SAFE_RIGHT - theme.SAFE_LEFT).move_to(self.y * UP)
+        fit_width(main, width or theme.SAFE_RIGHT - theme.SAFE_LEFT).move_to([x, self.y, 0.0])
+        factor = self.header_size / self.main_size
+        shrunk = self.main.copy().scale(factor).move_to(self.header_y * UP).align_to(self.header_top * UP, UP)
         self.scene.play(
             FadeOut(self.header),
-            FadeOut(self.marks),
-            self.main.animate.scale(self.header_size / self.size)
-            .move_to(self.header_y * UP)
-            .align_to(self.header_top * UP, UP),
+            # the boxes travel with their step as it shrinks away, fading: none is left behind
+            FadeOut(self.marks, target_position=self._follow(self.marks, shrunk, factor), scale=factor),
+            self.main.animate.scale(factor).move_to(shrunk),
             run_time=0.8,
         )
         self.header, self.main, self.marks = self.main, main, VGroup()
+        self.main_size = size or self.size
         if parts_at:
-            for part, words in zip(main, parts_at, strict=True):
+            extras = list(alongside) or [()] * len(parts_at)
+            for part, words, extra in zip(main, parts_at, extras, strict=True):
                 self.until_said(words)
-                self.scene.play(Write(part), run_time=self.write_seconds)
+                self.scene.play(Write(part), *extra, run_time=self.write_seconds)
         else:
             terms = LaggedStart(*(Write(part) for part in main), lag_ratio=0.35)
             self.scene.play(terms, run_time=self.write_seconds)
         self.mark(*marks, at=at)
+
+    def _follow(self, mob: Mobject, shrunk: Mobject, factor: float) -> np.ndarray:
+        """Where ``mob``'s centre goes when the current step is scaled by ``factor`` onto ``shrunk``."""
+        if not len(mob):
+            return shrunk.get_center()
+        return shrunk.get_center() + factor * (mob.get_center() - self.main.get_center())
 
     def mark(self, *marks: Mark, at: str | None = None) -> None:
         """Box the parts of the current step being spoken, each mark with its gloss beneath.
@@ -125,8 +141,15 @@ class EquationSteps:
             new.add(*boxes)
             if gloss:
                 new.add(self._gloss(gloss, boxes[-1]))
-        self.scene.play(FadeOut(self.marks), *(FadeIn(m) for m in new), run_time=0.8)
+        if len(self.marks):  # the old glosses go before the new come: two glosses never share a place
+            self.scene.play(FadeOut(self.marks), run_time=0.3)
+        if len(new):
+            self.scene.play(*(FadeIn(m) for m in new), run_time=0.6)
         self.marks = new
+
+    def attach(self, *mobjects: Mobject) -> None:
+        """Make ``mobjects`` (a picture beside the step) part of the step's marks: they leave with it."""
+        self.marks.add(*mobjects)
 
     def _gloss(self, text: str, box: Mobject) -> Mobject:
         """``text`` under ``box`` and under the whole step, so it overlaps nothing; inside the safe area."""

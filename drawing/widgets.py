@@ -15,6 +15,7 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    DashedLine,
     Dot,
     Line,
     MathTex,
@@ -183,6 +184,12 @@ class BarPanel(VGroup):
         px = np.concatenate([[left], np.repeat(edges, 2)[1:-1], [right], [left]])
         py = np.concatenate([[y0], np.repeat(ys, 2), [y0], [y0]])
         return np.stack([px, py, np.zeros_like(px)], axis=1)
+
+    def level_line(self, value: float, *, color: str = theme.TEXT) -> DashedLine:
+        """A dashed line across the box at ``value`` (data units): a mean, a threshold."""
+        y = self._y(value)
+        left, right = self.box.get_left()[0], self.box.get_right()[0]
+        return DashedLine([left, y, 0], [right, y, 0], color=color, stroke_width=3, dash_length=0.12)
 
     def outlines(self, values: ArrayLike, *, color: str = theme.TEXT) -> VGroup:
         """Hollow bars at the given heights, to compare another result with the filled bars."""
