@@ -1,8 +1,8 @@
 """Section 3: softmax is the unique entropy-regularised retrieval rule.
 
 The section derives the rule on screen (objective, Lagrangian, stationarity,
-normalisation, strict concavity), confirms it with a numerical optimiser,
-then sweeps the temperature through its three regimes.
+normalisation, strict concavity: :mod:`scenes.s3_derivation`), confirms it with
+a numerical optimiser, then sweeps the temperature through its three regimes.
 
 Render with ``manim -qh scenes/s3_softmax_temperature.py TemperatureSweep``.
 """
@@ -20,11 +20,11 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
-    Indicate,
     Mobject,
     ReplacementTransform,
     SurroundingRectangle,
     Transform,
+    TransformMatchingTex,
     ValueTracker,
     VGroup,
     Write,
@@ -35,23 +35,20 @@ from attnmath import SweepResult, classify_regime, softmax, solve_retrieval, tem
 from drawing import theme
 from drawing.flow import baseline_of
 from drawing.pointing import in_turn
-from drawing.steps import EquationSteps, Mark
 from drawing.widgets import BarPanel, LabelSwitch, LogSlider, Readout, fit_width, label, math
 from lecture.questions import questions_for
 from narration.narrator import Spoken
 from scenes.base import SAID, LectureScene
 from scenes.onscreen import now_shows
+from scenes.s3_derivation import ROLE_TEX, SoftmaxDerivation
 
 __all__ = ["TemperatureSweep"]
 
-ROLE_TEX = {"s_i": theme.SCORE, "a_i": theme.WEIGHT, "r_i": theme.PRIOR}
 OBJECTIVE_Y = 3.05
 PANEL_X, PANEL_Y = 3.45, 0.65
 PANEL_WIDTH, PANEL_HEIGHT = 5.6, 2.3
 READOUT_Y = -1.72
 SLIDER_X, SLIDER_Y, SLIDER_LENGTH = -2.3, -2.68, 5.4
-# The derivation: the step being explained large and centred, the step before it small above.
-STEP_SIZE, HEADER_SIZE = 58, 40
 REGIME_TEXT = {
     "argmax": "argmax regime",
     "intermediate": "intermediate regime",
@@ -73,49 +70,7 @@ def spoken_power(text: str) -> str:
     return f"{mantissa} times 10 to the {'minus ' if power < 0 else ''}{abs(power)}"
 
 
-# Each step of the derivation: its TeX, one argument per term, and the terms its beat speaks about.
-STEPS: dict[str, tuple[list[str], tuple[Mark, ...]]] = {
-    "lagrangian": (
-        [r"\mathcal{L}", "=", r"\sum_i a_i s_i", "-", r"\tau \sum_i a_i \log a_i", "+",
-         r"\lambda\Big(\sum_i a_i - 1\Big)"],
-        ((((6,),), "keeps the weights summing to one", theme.TEXT),),
-    ),
-    "stationary": (
-        [r"\frac{\partial \mathcal{L}}{\partial a_i}", "=", "s_i", "-", r"\tau\,(\log a_i + 1)", "+",
-         r"\lambda", "=", "0"],
-        ((((3, 4),), "slope of the entropy term", theme.TEMPERATURE),),
-    ),
-    "positive": (
-        [r"-\tau\,(\log a_i + 1)", r"\;\to\;", r"+\infty", r"\quad\text{as}\quad", r"a_i \to 0^{+}"],
-        ((((0, 1, 2),), "so weights \u2265 0 never binds: the maximum is inside", theme.TEMPERATURE),),
-    ),
-    "log": (
-        [r"\log a_i", "=", r"\frac{s_i}{\tau}", "+", r"\Big(\frac{\lambda}{\tau} - 1\Big)"],
-        ((((2,), (4,)), "\u00f7 by \u03c4 > 0; the bracket is one constant", theme.TEMPERATURE),),
-    ),
-    "softmax": (
-        [r"a_i", "=", r"e^{s_i/\tau}\, e^{\lambda/\tau - 1}", "=",
-         r"\frac{e^{s_i/\tau}}{\sum_j e^{s_j/\tau}}", "=", r"\mathrm{softmax}(s/\tau)_i"],
-        ((((2,),), "the constant, fixed by the sum to one", theme.TEXT),),
-    ),
-    "curvature": (
-        [r"\frac{d^2}{dx^2}\,\big(-x \log x\big)", "=", r"-\frac{1}{x}", r"\;<\;", "0",
-         r"\quad\text{for } x > 0"],
-        ((((2, 3, 4),), "each term of H bends down: H is strictly concave", theme.TEMPERATURE),),
-    ),
-    "concave": (
-        [r"J_{\tau}(a)", "=", r"\sum_i a_i s_i", r"\quad+\quad", r"\tau\, H(a)"],
-        ((((2,),), "linear", theme.SCORE), (((4,),), "strictly concave", theme.TEMPERATURE)),
-    ),
-    "optimum": (
-        [r"J_{\tau}^{*}", "=", r"J_{\tau}\big(\mathrm{softmax}(s/\tau)\big)", "=",
-         r"\tau \log \sum_i e^{s_i/\tau}"],
-        ((((4,),), "log-sum-exp: tends to the top score as \u03c4 \u2192 0", theme.TEMPERATURE),),
-    ),
-}  # fmt: skip
-
-
-class TemperatureSweep(LectureScene):
+class TemperatureSweep(SoftmaxDerivation, LectureScene):
     """Softmax derived as the maximiser of E_a[s] + tau H(a), then swept from tau = 0.01 to 100."""
 
     scores: tuple[float, ...]  # lecture.parameters
@@ -135,6 +90,7 @@ class TemperatureSweep(LectureScene):
         """Storyboard of the section: one beat per idea, each with its narration."""
         self.s = np.asarray(self.scores, dtype=float)
         self.prior: np.ndarray | None = None
+        self.mean_marks = VGroup()  # the hot limit's answer, drawn over the dashboard (heat_up)
         n = self.s.size
         with self.beat(
             "title", "Section three. Softmax is the entropy-regularised retrieval rule.", shows=SAID
@@ -173,89 +129,6 @@ class TemperatureSweep(LectureScene):
             shows=f"Three weight charts: {self.summary_captions()}.",
         ):
             self.show_summary()
-
-    def derive(self) -> None:
-        """The derivation, one step per beat, before any numerical check."""
-        with self.beat(
-            "objective",
-            "Softmax maximises this objective, J. Its first term, E a of s, is the average score under a.",
-            shows="J equals E a of s plus tau H of a, over distributions a.",
-        ):
-            self.show_objective()
-        with self.beat(
-            "entropy",
-            "The second rewards spread: H, the entropy, is how spread out a is; "
-            "tau, the temperature, sets its price.",
-            shows="Now boxed: tau H, written minus tau sum of a i log a i.",
-        ):
-            self.steps.mark(
-                (((4,), (8, 9)), "τ × entropy: how spread out a is", theme.TEMPERATURE), at="the entropy"
-            )
-            tau = Indicate(self.steps.main[4], color=theme.TEMPERATURE, scale_factor=1.1)
-            self.when_said("sets its price", tau, run_time=1.2)
-        with self.beat(
-            "lagrangian",
-            "Take tau above zero. For the sum to one, add a Lagrange multiplier, lambda, "
-            "times the sum of a i minus one.",
-            shows=SAID,  # L is J plus the multiplier term spoken; its gloss is the sum to one the words name
-        ):
-            self.steps.step(STEPS["lagrangian"][0], *STEPS["lagrangian"][1], at="Lagrange multiplier")
-        with self.beat(
-            "stationary",
-            "At a maximum inside the simplex, each derivative is zero: "
-            "s i, minus tau times log a i plus one, plus lambda.",
-            shows="The tau term is boxed: slope of the entropy term.",
-        ):
-            self.steps.step(STEPS["stationary"][0], *STEPS["stationary"][1], at="minus tau times")
-        with self.beat(
-            "positive",
-            "And a i at least zero never binds: the entropy's slope, minus log a i minus one, "
-            "is infinite at zero.",
-            shows=SAID,  # the limit spoken; its gloss repeats it, and the last beat's maximum inside
-        ):
-            self.steps.step(STEPS["positive"][0], *STEPS["positive"][1], at="infinite")
-        with self.beat(
-            "log",
-            "Divide by tau: log a i is s i over tau, plus lambda over tau minus one, "
-            "the same for every item.",
-            shows=SAID,  # the equation spoken; its boxed bracket is the constant the words name
-        ):
-            self.steps.step(STEPS["log"][0], *STEPS["log"][1], at="the same for every")
-        with self.beat(
-            "softmax",
-            "Exponentiate. Summing to one fixes the constant factor: that is exactly softmax of s over tau.",
-            shows="Boxed: e to the s i over tau, over its sum, the attention weights.",
-        ):
-            self.steps.step(STEPS["softmax"][0], *STEPS["softmax"][1], at="fixes the constant")
-            self.until_said("exactly")
-            self.steps.mark((((4,),), "the attention weights", theme.WEIGHT))
-        with self.beat(
-            "concave",
-            "A maximum? Minus x log x has second derivative minus one over x: H is strictly concave, "
-            "and so is J, with tau above zero.",
-            shows="Then J: sum a i s i, labelled linear, plus tau H, strictly concave.",
-        ):
-            self.steps.step(STEPS["curvature"][0], *STEPS["curvature"][1], at="strictly concave")
-            self.until_said("and so is J")
-            self.steps.step(STEPS["concave"][0], *STEPS["concave"][1])
-        with self.beat(
-            "unique",
-            "On the simplex, a concave function's stationary point is its maximum, and strict concavity "
-            "allows one: softmax is the unique maximiser.",
-            shows=SAID,  # three lines of text, the sentence spoken; the last is boxed
-        ):
-            self.steps.step(
-                self.uniqueness(),
-                (((2,),), "", theme.WEIGHT),
-                parts_at=("On the simplex", "strict concavity", "softmax is the unique"),
-            )
-        with self.beat(
-            "optimum",
-            "Put softmax back into J: the best value is tau times the log of the sum of e to the s i "
-            "over tau.",
-            shows="J tau star, a log-sum-exp, nears the top score as tau goes to zero.",
-        ):
-            self.steps.step(STEPS["optimum"][0], *STEPS["optimum"][1], at="log of the sum")
 
     # --- state -------------------------------------------------------------
     def current(self) -> SweepResult:
@@ -310,28 +183,6 @@ class TemperatureSweep(LectureScene):
         ):
             self.when_said(words, Write(part), run_time=1.2)
 
-    def show_objective(self) -> None:
-        """The objective over distributions, its expected-score term boxed."""
-        self.steps = EquationSteps(
-            self, colors=ROLE_TEX, size=STEP_SIZE, header_size=HEADER_SIZE, until_said=self.until_said
-        )
-        constraint = math(r"\text{over distributions: } a_i \ge 0,\ \ \sum_i a_i = 1", colors=ROLE_TEX)
-        objective = self.steps.tex(
-            r"J_{\tau}(a)", "&=", r"\mathbb{E}_a[s]", "+", r"\tau\, H(a)", r"\\",
-            "&=", r"\sum_i a_i s_i", "-", r"\tau \sum_i a_i \log a_i",
-        )  # fmt: skip
-        self.steps.start(constraint, objective, FadeOut(self.score_panel), FadeOut(self.constraint))
-        self.steps.mark((((2,), (7,)), "the average score under a", theme.SCORE), at="E a of s")
-
-    def uniqueness(self) -> VGroup:
-        """The argument for uniqueness, one line per fact."""
-        lines = VGroup(
-            math(r"\text{on the simplex, concave: stationary point} = \text{maximum}", size=STEP_SIZE),
-            math(r"\text{strictly concave: at most one maximum}", size=STEP_SIZE),
-            math(r"a = \mathrm{softmax}(s/\tau)\ \text{is the unique maximiser}", size=STEP_SIZE),
-        ).arrange(DOWN, buff=0.4)
-        return lines
-
     # --- the dashboard ------------------------------------------------------
     def show_weights(self) -> None:
         """The derivation leaves; the scores return beside their softmax weights, the slider beneath."""
@@ -355,10 +206,10 @@ class TemperatureSweep(LectureScene):
         self.regimes_on = False
         self.refresh()
         self.objective = math(
-            r"J_{\tau}(a) = \mathbb{E}_a[s] + \tau\, H(a)",
+            r"J_{\tau}(a) =", r"\mathbb{E}_a[s]", r"+", r"\tau\, H(a)",
             r"= \sum_i a_i s_i - \tau \sum_i a_i \log a_i",
             colors=ROLE_TEX,
-        ).move_to(OBJECTIVE_Y * UP)
+        ).move_to(OBJECTIVE_Y * UP)  # fmt: skip
         self.score_panel.scale(1 / 1.5)  # back to the weights' size, mirrored on the left
         box = self.weights.box.get_center()
         self.score_panel.shift([-box[0], box[1], 0.0] - self.score_panel.box.get_center())
@@ -474,9 +325,14 @@ class TemperatureSweep(LectureScene):
         }
 
     def heat_up(self, spoken: Spoken) -> None:
-        """The answer: the slider runs to the hottest temperature; the average score settles on the mean."""
+        """The answer: a dashed line marks the scores' mean; the slider runs hot, and E_a[s] settles on it."""
+        mean = float(self.s.mean())
+        line = self.score_panel.level_line(mean, color=theme.SCORE)
+        note = math(rf"\text{{mean of }} s_i = {mean:.3f}", colors=ROLE_TEX, size=theme.READOUT_SIZE)
+        self.mean_marks = VGroup(line, note.next_to(self.readouts[4], RIGHT, buff=0.6))
+        self.when_said("plain mean", Create(line), FadeIn(note), run_time=0.8)
         top = self.stops[-1][1]
-        self.sweep_to(self.log_tau, np.log10(top), min(max(spoken.duration - 0.5, 4.0), 6.0))
+        self.sweep_to(self.log_tau, np.log10(top), min(max(self.speech_left() - 0.3, 3.5), 6.0))
 
     def prior_at(self, strength: float) -> np.ndarray:
         """Position prior r_i proportional to exp(-strength * decay * distance from the end)."""
@@ -504,10 +360,11 @@ class TemperatureSweep(LectureScene):
             shows=f"Tau back to {self.coda_tau:.2f}; equal prior bars replace scores; "
             f"J drops by {before - after:.2f}.",
         ):
-            self.play(self.log_tau.animate.set_value(np.log10(self.coda_tau)), run_time=1.0)
+            cool = self.log_tau.animate.set_value(np.log10(self.coda_tau))
+            self.play(cool, FadeOut(self.mean_marks), run_time=1.0)
             before = float(self.current().objective[0])
             self.introduce_prior()
-            self.box_objective(1)
+            self.box_objective(3)
             after = float(self.current().objective[0])
             self.until_said("only lowers J")
             drop = label(f"\u2212\u03c4 log N = \u2212{before - after:.2f}", color=theme.TEMPERATURE)
@@ -523,7 +380,7 @@ class TemperatureSweep(LectureScene):
             "and the weight shifts right.",
             shows=f"{moved}; k eff {'falls' if k_leaned < k_flat else 'rises'} to {k_leaned:.2f}.",
         ):
-            self.box_objective(3)
+            self.box_objective(5)
             self.lean_prior()
 
     def box_objective(self, part: int) -> None:
@@ -552,19 +409,17 @@ class TemperatureSweep(LectureScene):
         )
         prior_panel.move_to(self.score_panel, aligned_edge=DOWN)
         prior_objective = math(
-            r"J_{\tau}(a) = \mathbb{E}_a[s] -",
-            r"\tau\,\mathrm{KL}(a \,\|\, r)",
-            r"\quad\text{is maximised by}\quad",
-            r"a_i \propto r_i\, e^{s_i/\tau}",
+            r"J_{\tau}(a) =", r"\mathbb{E}_a[s]", r"-", r"\tau\,\mathrm{KL}(a \,\|\, r)",
+            r"\quad\text{is maximised by}\quad", r"a_i \propto r_i\, e^{s_i/\tau}",
             colors=ROLE_TEX,
-        ).move_to(self.objective)  # the same J the readout shows, now with the prior
+        ).move_to(self.objective)  # fmt: skip  (the same J the readout shows, now with the prior)
         weights_title = math(
             r"\text{weights } a_i \propto r_i\, e^{s_i/\tau}",
             colors=ROLE_TEX,
         ).move_to(self.weights.title)
         self.play(
             ReplacementTransform(self.score_panel, prior_panel),
-            ReplacementTransform(self.objective, prior_objective),
+            TransformMatchingTex(self.objective, prior_objective),  # J and E_a[s] travel; the rest is new
             Transform(self.weights.title, weights_title),
             run_time=1.5,
         )
@@ -589,9 +444,9 @@ class TemperatureSweep(LectureScene):
         self.stop_live(self.dashboard)
         self.prior = None
         objective = math(
-            r"a = \mathrm{softmax}(s/\tau) = \arg\max_a\; \mathbb{E}_a[s] + \tau\, H(a)",
+            r"a = \mathrm{softmax}(s/\tau) = \arg\max_a\;", r"\mathbb{E}_a[s]", r"+", r"\tau\, H(a)",
             colors=ROLE_TEX,
-        ).move_to(OBJECTIVE_Y * UP)
+        ).move_to(OBJECTIVE_Y * UP)  # fmt: skip
         minis = VGroup(*(self.mini_panel(tau) for tau in self.summary_taus)).arrange(RIGHT, buff=0.5)
         minis.move_to(0.45 * DOWN)
         names = [mini[1][0] for mini in minis]
@@ -602,7 +457,7 @@ class TemperatureSweep(LectureScene):
             FadeOut(self.dashboard),
             FadeOut(self.score_panel),
             FadeOut(self.objective_box),
-            ReplacementTransform(self.objective, objective),
+            TransformMatchingTex(self.objective, objective),  # E_a[s] travels
             run_time=1.0,
         )
         self.play(FadeIn(minis), run_time=1.0)

@@ -62,7 +62,7 @@ def as_sentence(words: Sequence[str]) -> str:
 class RoutingColumns(VGroup):
     """The sentence twice, queries down the left, keys down the right; a head's weights as lines between."""
 
-    def __init__(self, words: Sequence[str], *, top: float = 2.15, bottom: float = -2.95, gap: float = 3.4):
+    def __init__(self, words: Sequence[str], *, top: float = 2.0, bottom: float = -2.95, gap: float = 3.4):
         super().__init__()
         n = len(words)
         self.step = (top - bottom) / max(n - 1, 1)
@@ -270,7 +270,7 @@ class HeadRouting(TrainedHeads, LectureScene):
         cells = VGroup()
         self.maps, self.map_tags, self.map_names = VGroup(), VGroup(), VGroup()
         for h in range(4):
-            hm = Heatmap(self.heads.weights[h], size=MAP_SIZE)
+            hm = Heatmap(self.heads.weights[h], size=MAP_SIZE, diagonal=True)  # H1's stripe reads off it
             tag = label(f"H{h + 1}", color=theme.WEIGHT, size=theme.TITLE_SIZE)
             name = label(SHORT_NAMES[h])
             side = VGroup(tag, name).arrange(DOWN, buff=0.2, aligned_edge=LEFT)

@@ -176,10 +176,13 @@ class TrainedHeads(_Scene):
             left_name = label("stylised H1", color=theme.WEIGHT).next_to(shown[0], UP, buff=0.25)
             right_name = label(f"measured: layer {layer}, head {head}", color=theme.WEIGHT)
             right_name.next_to(right, UP, buff=0.25).align_to(right, RIGHT)
+            share = label(f"over {percent}% on the word before", small=True, color=theme.WEIGHT)
+            share.next_to(right, DOWN, buff=0.12).align_to(right, RIGHT)
             self.until_said("measured")
             self.play(FadeOut(view.group), FadeOut(view.caveat), FadeOut(tile), run_time=0.6)
             self.fade_in(shown, left_name, right_name, *self.model_tag(), run_time=1.2)
-        self.shown = VGroup(shown, left_name, right_name)
+            self.when_said("percent", FadeIn(share, shift=0.2 * UP), run_time=0.8)
+        self.shown = VGroup(shown, left_name, right_name, share)
 
     def model_tag(self) -> list[Mobject]:
         """The model's name and caveat, small at the top while measured heads show: [it] until it is shown."""
@@ -219,9 +222,12 @@ class TrainedHeads(_Scene):
             mark = SurroundingRectangle(cells, color=theme.KEY, buff=0.03)
             self.play(FadeOut(getattr(self, "shown", VGroup())), run_time=0.6)
             self.fade_in(shown, name, *self.model_tag(), run_time=1.0)
+            share = label(f"{percent}% on {sink.token}", small=True, color=theme.WEIGHT)
+            share.next_to(name, RIGHT, buff=0.4)
             self.until_said("attention sink")
             self.play(FadeIn(mark), run_time=0.8)
-        self.shown = VGroup(shown, name, mark)
+            self.when_said("percent", FadeIn(share, shift=0.2 * LEFT), run_time=0.8)
+        self.shown = VGroup(shown, name, mark, share)
 
     def unmatched(self, found: RealHeads) -> None:
         """The stylised patterns no measured head shows on its own merit, each with the best score found."""
@@ -232,7 +238,7 @@ class TrainedHeads(_Scene):
         listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
         row = VGroup(*(self.unmatched_card(m) for m in missing)).arrange(RIGHT, buff=0.7, aligned_edge=UP)
         title = label(f"no head shows these on its own (threshold {MATCH_THRESHOLD:g})", color=theme.TEXT)
-        VGroup(title, row).arrange(DOWN, buff=0.4).move_to([0, 0.2, 0])
+        VGroup(title, row).arrange(DOWN, buff=0.4).move_to([0, -0.05, 0])
         scores = self.unmatched_scores(missing)
         with self.beat(
             "trained-none",
@@ -258,9 +264,9 @@ class TrainedHeads(_Scene):
         return "; ".join(p for p in (under, via and f"{via}, but only via the previous-token head") if p)
 
     @staticmethod
-    def why_unmatched(match: HeadMatch) -> str:
-        """Why a pattern's best head is no match: the previous-token head, or a score under the threshold."""
-        return "the previous-token head" if match.matched else f"under {MATCH_THRESHOLD:g}"
+    def why_unmatched(match: HeadMatch) -> tuple[str, ...]:
+        """Why a pattern's best head is no match, as lines: the previous-token head, or the threshold."""
+        return ("only via the", "previous-token head") if match.matched else (f"under {MATCH_THRESHOLD:g}",)
 
     def unmatched_card(self, match: HeadMatch) -> VGroup:
         """One stylised head's map, its name, and the best measured score (or why its match is none)."""
@@ -269,10 +275,10 @@ class TrainedHeads(_Scene):
         name = label(f"{match.stylised}: {ON_SCREEN[match.stylised]}", color=theme.WEIGHT)
         best = VGroup(
             label(f"best score {best_score(match):.3f}", small=True),
-            label(self.why_unmatched(match), small=True, color=theme.MUTED),
+            *(label(line, small=True, color=theme.MUTED) for line in self.why_unmatched(match)),
         )
-        best.arrange(DOWN, buff=0.1)
-        return VGroup(name, heat, best).arrange(DOWN, buff=0.25)
+        best.arrange(DOWN, buff=0.06)
+        return VGroup(name, heat, best).arrange(DOWN, buff=0.2)
 
 
 SHORT = {"H1": "the previous token", "H2": "syntax", "H3": "distance decay", "H4": "modifiers"}

@@ -35,6 +35,8 @@ from narration.narrator import Spoken
 
 __all__ = ["WhyRawCache", "MODEL", "CONTEXT"]
 
+QK = {"q": theme.QUERY, "k": theme.KEY}  # the kernel's q and k in their roles (no other q or k in it)
+
 
 if TYPE_CHECKING:
     from scenes.base import LectureScene
@@ -94,7 +96,7 @@ class WhyRawCache(_Scene):
 
     def show_kernels(self) -> None:
         """Why: softmax's kernel does not split; linear attention's does, into a d x d state."""
-        eq = math(r"e^{\,q \cdot k / \tau}", r"\;\neq\;", r"f(q)^\top g(k)", size=72)
+        eq = math(r"e^{\,q \cdot k / \tau}", r"\;\neq\;", r"f(q)^\top g(k)", size=72, colors=QK)
         eq[1].set_color(theme.WARNING)
         note = label("for any fixed-size query part f and key part g", color=theme.MUTED)
         why = VGroup(eq, note).arrange(DOWN, buff=0.5).move_to(1.1 * DOWN)
@@ -152,8 +154,9 @@ class WhyRawCache(_Scene):
         ):
             self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.8)
             self.play(Create(frame[0]), FadeIn(frame[1:]), run_time=1.0)
-            self.play(Create(raw[0]), run_time=max(2.5, self.speech_left() - 2.0), rate_func=linear)
+            self.until_said(f"{per_token} kibibytes")  # the rate is named as the line starts to climb
             self.play(FadeIn(raw[1]), run_time=0.8)
+            self.play(Create(raw[0]), run_time=max(2.0, self.speech_left() - 0.3), rate_func=linear)
         with self.beat(
             "memory-state",
             f"A linear-attention model of that shape keeps {state / 2**20:.2f} mebibytes at any length; "
@@ -181,7 +184,7 @@ class WhyRawCache(_Scene):
     def crossover_inset(self) -> tuple[VGroup, VGroup, VGroup]:
         """The first tokens, in MiB, under the raw line: where the growing cache overtakes the fixed state.
 
-        (frame: axes, its note; the two lines; the crossing's dot and token count.)
+        (frame: axes, its ticks; the two lines; the crossing's dot and token count.)
         """
         cross = raw_cache_overtakes(**MODEL)
         span = 2 * cross - 2  # the crossing in the middle
@@ -189,15 +192,19 @@ class WhyRawCache(_Scene):
         raw = np.array([kv_cache_bytes(**MODEL, seq_len=int(n)) for n in tokens]) / 2**20
         state = linear_state_bytes(**MODEL) / 2**20
         axes = quiet_axes((0, span), (0, float(raw[-1])), width=3.0, height=1.3).move_to([3.85, -0.3, 0])
-        note = label(f"first {span} tokens, MiB", small=True, color=theme.MUTED).next_to(axes, DOWN, 0.12)
+        ticks = axis_labels(axes, x_ticks=(span,), tick_text=lambda v: f"{v:g} tokens")
+        # the state's size under its own line's right end, where the raw line has already climbed past
+        size = label(f"{state:g} MiB", small=True, color=theme.VALUE)
+        size.move_to(to_scene(axes, span, state)[0], aligned_edge=UP + RIGHT).shift(0.1 * DOWN)
+        ticks.add(size)
         lines = VGroup(
             curve(axes, tokens, raw, color=theme.KEY, width=4),
             curve(axes, tokens, np.full(tokens.shape, state), color=theme.VALUE, width=4),
         )
         where = to_scene(axes, cross, kv_cache_bytes(**MODEL, seq_len=cross) / 2**20)[0]
         dot = Dot(where, radius=0.08, color=theme.TEXT)
-        count = label(f"{cross}", small=True).next_to(dot, RIGHT, buff=0.15).shift(0.15 * DOWN)
-        return VGroup(axes, note), lines, VGroup(dot, count)
+        count = label(f"{cross}", small=True).next_to(dot, UP + LEFT, buff=0.08)  # raw line below it here
+        return VGroup(axes, ticks), lines, VGroup(dot, count)
 
     def memory_plot(self) -> tuple[VGroup, VGroup, VGroup]:
         """(axes with ticks and titles; raw cache line and tag; linear-state line and tag)."""

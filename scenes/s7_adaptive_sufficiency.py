@@ -42,10 +42,14 @@ from scenes.base import SAID, LectureScene
 
 __all__ = ["AdaptiveSufficiency"]
 
+# The cards' symbols by role; no formula here has another q or k (inside a \sqrt, say).
+ROLES = {r"\alpha_i": theme.WEIGHT, "v_i": theme.VALUE, "q": theme.QUERY, "k": theme.KEY}
+
 STAGE_Y = 0.75  # centre of the beat's picture (above the strip)
-STRIP_Y, STRIP_W, STRIP_H = -2.55, 2.9, 1.15  # thumbnail slots at the bottom
+STRIP_Y, STRIP_W, STRIP_H = -2.2, 2.9, 0.95  # thumbnail slots at the bottom, each named beneath
 STRIP_XS = (-4.85, -1.6, 1.65, 4.9)
 TILES, TILE_W, TILE_H = ((-3.4, 1.65), (3.4, 1.65), (-3.4, -1.25), (3.4, -1.25)), 5.0, 1.8  # summary grid
+STRIP_NAMES = ("weighted sum", "regression", "entropy bonus", "raw cache")
 NAMES = ("adaptive summary", "regression: the sum", "entropy bonus: softmax", "no factoring: raw cache")
 SUMMARY = "one family of summaries, one per query"  # the summary's title line
 SUM_ROWS = (3, 7)  # the weighted sum's two queries: 'chased' and 'across'
@@ -67,6 +71,7 @@ class AdaptiveSufficiency(LectureScene):
     def construct(self) -> None:
         """Storyboard: one card per design choice, then the one-line summary."""
         self.strip: list[Mobject] = []
+        self.strip_names = VGroup()
         self.card: Card | None = None
         with self.beat("title", "Section seven. Adaptive sufficiency.", shows=SAID):
             self.title_card()
@@ -126,8 +131,11 @@ class AdaptiveSufficiency(LectureScene):
         slot = np.array([STRIP_XS[len(self.strip)], STRIP_Y, 0])
         picture = card.picture
         aim([picture], slot, min(STRIP_W / picture.width, STRIP_H / picture.height))
-        regroup(self, [picture], words_out=[card.words], run_time=1.0)
+        name = label(STRIP_NAMES[len(self.strip)], small=True, color=theme.MUTED)
+        name.move_to(slot + (STRIP_H / 2 + 0.08 + name.height / 2) * DOWN)
+        regroup(self, [picture], words_out=[card.words], words_in=[name], run_time=1.0)
         self.strip.append(picture)
+        self.strip_names.add(name)
 
     def show_summary(self) -> None:
         """The four pictures as named tiles in a two-by-two grid, under the one-line summary."""
@@ -139,15 +147,15 @@ class AdaptiveSufficiency(LectureScene):
             names.add(label(name).move_to([x, y - TILE_H / 2 - 0.35, 0]))
         summary = label(SUMMARY, size=theme.TITLE_SIZE - 8)
         summary.move_to([0, theme.SAFE_TOP - summary.height / 2, 0])
-        regroup(self, self.strip, words_in=[names], run_time=1.5)
+        regroup(self, self.strip, words_out=[self.strip_names], words_in=[names], run_time=1.5)
         self.play(Write(summary), run_time=2.0)
 
     # --- the cards --------------------------------------------------------------------
-    def heading(self, text: str, formula: str | None = None) -> VGroup:
-        """The card's title (and formula) across the top of the frame."""
+    def heading(self, text: str, formula: str | None = None, colors: dict[str, str] | None = None) -> VGroup:
+        """The card's title (and formula, its symbols in their roles' colours) across the top of the frame."""
         parts = [label(text, size=theme.TITLE_SIZE)]
         if formula:
-            parts.append(math(formula, size=48))
+            parts.append(math(formula, size=48, colors=colors))
         head = VGroup(*parts).arrange(RIGHT, buff=0.6)
         return head.move_to([0, theme.SAFE_TOP - head.height / 2, 0])
 
@@ -163,7 +171,7 @@ class AdaptiveSufficiency(LectureScene):
                 Dot([self.slot_x(panel, i), panel.box.get_bottom()[1] - 0.14, 0], 0.1, color=theme.QUERY)
             )
         picture.move_to([0, STAGE_Y - 0.45, 0])
-        head = self.heading("the weighted sum", r"\sum_i \alpha_i(q)\, v_i")
+        head = self.heading("the weighted sum", r"\sum_i \alpha_i(q)\, v_i", ROLES)
         return Card(
             picture,
             VGroup(
@@ -269,7 +277,7 @@ class AdaptiveSufficiency(LectureScene):
         )
         numbers = math(rf"\tau = {self.recap_tau:g},\quad H(a) = {float(entropy(a)):.2f}", size=44)
         numbers.align_to(bars.box, UP + RIGHT).shift(0.3 * UP)
-        head = self.heading("entropy bonus \u2192 softmax", r"\max_a\ \mathbb{E}_a[s] + \tau H(a)")
+        head = self.heading("entropy bonus \u2192 softmax", r"\max_a\ \mathbb{E}_a[s] + \tau H(a)", ROLES)
         return Card(picture, VGroup(head, titles, numbers))
 
     def cache_card(self) -> Card:
@@ -290,6 +298,7 @@ class AdaptiveSufficiency(LectureScene):
             math("k_i", color=theme.KEY, size=48).next_to(cols[0][0], LEFT, buff=0.35),
             math("v_i", color=theme.VALUE, size=48).next_to(cols[0][1], LEFT, buff=0.35),
         )
-        note = math(r"e^{\,q \cdot k / \tau} \neq f(q)^\top g(k)", size=48).next_to(cols, DOWN, buff=0.5)
+        note = math(r"e^{\,q \cdot k / \tau} \neq f(q)^\top g(k)", size=48, colors=ROLES)
+        note.next_to(cols, DOWN, buff=0.5)
         head = self.heading("no factoring \u2192 a cache of raw k, v")
         return Card(picture, VGroup(head, tokens, rows, note))

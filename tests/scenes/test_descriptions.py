@@ -26,7 +26,7 @@ SAID = {
     "LectureTitle": {"title", "weights", "temperature"},
     "FixedVsQueryWeights": {"title", "overfit", "when-learned-wins", "predict"},
     "KernelRegressionCollapse": {"title", "steps", "flat", "softmax-form", "attention", "predict"},
-    "TemperatureSweep": {"title", "retrieval", "lagrangian", "positive", "log", "unique", "predict"},
+    "TemperatureSweep": {"title", "retrieval", "lagrangian", "log", "predict"},
     "KernelVariants": {"title", "position-row", "kl-form", "kl-penalty", "predict"},
     "HeadRouting": {"title", "stylised", "head-1", "predict"},
     "KVCacheGrowth": {"title", "window-of-one", "predict"},
