@@ -1,10 +1,7 @@
-"""A sentence set large: words in boxes packed into centred rows, and attention arcs that route between rows.
+"""A sentence set large: words in boxes packed into centred rows.
 
 :class:`WordRows` chooses the fewest rows and then the largest font size at which
-the words fit a region; :func:`word_arcs` draws one head's attention between the
-words, bulging above a row within a row and as an S-curve from row to row.
-Boxes are opaque, so add the arcs behind the words (``scene.bring_to_back``) and
-an arc from the third row to the first passes behind the second.
+the words fit a region, keeping room above each row (for a word's gauge or a mark).
 """
 
 from __future__ import annotations
@@ -12,19 +9,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import DOWN, UP, Circle, CubicBezier, Rectangle, RoundedRectangle, VGroup, VMobject
+from manim import DOWN, UP, Rectangle, RoundedRectangle, VGroup, VMobject
 from numpy.typing import ArrayLike
 
 from drawing import theme
 from drawing.widgets import label
 
-__all__ = ["WordRows", "word_arcs"]
+__all__ = ["WordRows"]
 
 
 class WordRows(VGroup):
     """Words in boxes sized to their text, packed into centred rows between ``top`` and ``bottom``.
 
-    Every row keeps room above it for arcs (at least ``min_arc_room``). The
+    Every row keeps room above it (at least ``min_arc_room``). The
     layout takes the fewest rows at which the words fit at ``least`` or more,
     then the largest size up to ``size``; when no layout fits at ``least``, the
     same search runs down to :data:`theme.SMALL_SIZE`, and past that the rows
@@ -167,43 +164,3 @@ class WordRows(VGroup):
             target.align_to(box[0], DOWN).shift(0.07 * UP)
             targets.append(target.set_fill(opacity=opacity if w > 0.005 else 0.0))
         return targets
-
-
-def word_arcs(
-    rows: WordRows,
-    weights: ArrayLike,
-    *,
-    queries: Sequence[int] | None = None,
-    threshold: float = 0.05,
-    color: str = theme.WEIGHT,
-) -> VGroup:
-    """Arcs from each query word to the words it attends to; width and opacity follow the weight.
-
-    In one row an arc bulges above the words, higher for words further apart;
-    between rows it runs as an S-curve from the lower word's top to the upper
-    word's bottom; attention to oneself is a small loop above the word.
-    """
-    w = np.asarray(weights, dtype=float)
-    arcs = VGroup()
-    for i in queries if queries is not None else range(w.shape[0]):
-        for j in (int(k) for k in np.flatnonzero(w[i] > threshold)):
-            arc = _arc(rows, i, j)
-            strength = float(w[i, j])
-            arcs.add(arc.set_stroke(color, width=1.5 + 5.0 * strength, opacity=0.3 + 0.7 * strength))
-    return arcs
-
-
-def _arc(rows: WordRows, i: int, j: int) -> VMobject:
-    room = rows.arc_room
-    if i == j:
-        r = min(0.2, 0.4 * room)
-        return Circle(radius=r).move_to(rows.top(i) + (r + 0.04) * UP)
-    if rows.row_of[i] == rows.row_of[j]:
-        start, end = rows.top(i) + 0.04 * UP, rows.top(j) + 0.04 * UP
-        rise = min(room - 0.12, 0.35 + 0.2 * abs(end[0] - start[0]))
-        lift = 4.0 / 3.0 * rise * UP  # a cubic's midpoint reaches 3/4 of its handles' height
-        return CubicBezier(start, start + lift, end + lift, end)
-    lower, upper = (i, j) if rows.row_of[i] > rows.row_of[j] else (j, i)
-    start, end = rows.top(lower) + 0.04 * UP, rows.bottom(upper) + 0.04 * DOWN
-    bend = 0.6 * (end[1] - start[1]) * UP
-    return CubicBezier(start, start + bend, end - bend, end)

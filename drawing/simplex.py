@@ -54,4 +54,3 @@ class SimplexPicture(VGroup):
         line = VMobject()
         line.set_points_as_corners(points @ self.vertices)
         return line
-

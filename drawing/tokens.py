@@ -1,8 +1,6 @@
-"""Token widgets: a row of words, attention arcs between them, and weight heatmaps."""
+"""Weight heatmaps: a grid of squares, one per query and key, filled to the weight."""
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 import numpy as np
 from manim import (
@@ -10,79 +8,18 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
-    ArcBetweenPoints,
-    Circle,
     DashedLine,
     Mobject,
     Rectangle,
-    RoundedRectangle,
     Square,
     VGroup,
-    VMobject,
 )
 from numpy.typing import ArrayLike
 
 from drawing import theme
 from drawing.widgets import label
 
-__all__ = ["TokenRow", "attention_arcs", "Heatmap"]
-
-
-class TokenRow(VGroup):
-    """Words in rounded boxes, evenly spaced across ``width``."""
-
-    def __init__(self, words: Sequence[str], *, width: float = 12.4, size: int = theme.LABEL_SIZE) -> None:
-        super().__init__()
-        step = width / len(words)
-        self.boxes = VGroup()
-        for i, word in enumerate(words):
-            text = label(word, size=size)
-            if text.width > step - 0.2:
-                text.scale_to_fit_width(step - 0.2)
-            box = RoundedRectangle(
-                corner_radius=0.08, width=step - 0.1, height=0.55, color=theme.MUTED, stroke_width=1.5
-            )
-            self.boxes.add(VGroup(box, text).move_to([(i + 0.5) * step - width / 2, 0, 0]))
-        self.add(self.boxes)
-
-    def top(self, i: int) -> np.ndarray:
-        """Point at the top centre of word ``i``."""
-        return self.boxes[i].get_top()
-
-    def centre_fractions(self) -> np.ndarray:
-        """Word centres as fractions of the row's width (to align bar charts under the words)."""
-        left, width = self.get_left()[0], self.width
-        return np.array([(b.get_center()[0] - left) / width for b in self.boxes])
-
-
-def attention_arcs(
-    row: TokenRow,
-    weights: ArrayLike,
-    *,
-    queries: Sequence[int] | None = None,
-    threshold: float = 0.05,
-    color: str = theme.WEIGHT,
-) -> VGroup:
-    """Arcs from each query word to the words it attends to; opacity and width follow the weight.
-
-    Arcs bulge upwards; attention to oneself is a small loop above the word.
-    """
-    w = np.asarray(weights, dtype=float)
-    arcs = VGroup()
-    for i in queries if queries is not None else range(w.shape[0]):
-        for j in np.flatnonzero(w[i] > threshold):
-            strength = float(w[i, j])
-            arc: VMobject
-            if i == j:
-                arc = Circle(radius=0.18).move_to(row.top(i) + 0.22 * UP)
-            else:
-                arc = ArcBetweenPoints(
-                    row.top(i) + 0.05 * UP,
-                    row.top(int(j)) + 0.05 * UP,
-                    angle=0.6 * np.pi if j < i else -0.6 * np.pi,
-                )
-            arcs.add(arc.set_stroke(color, width=1.0 + 5.0 * strength, opacity=0.25 + 0.75 * strength))
-    return arcs
+__all__ = ["Heatmap"]
 
 
 class Heatmap(VGroup):

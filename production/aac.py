@@ -18,7 +18,7 @@ import numpy as np
 
 from atomic_files import replacing
 
-__all__ = ["AAC_BIT_RATE", "AAC_OPTIONS", "encode_track", "mux_track", "mux_audio", "video_seconds"]
+__all__ = ["AAC_BIT_RATE", "AAC_OPTIONS", "encode_track", "mux_track", "video_seconds"]
 
 AAC_BIT_RATE = {1: 128_000, 2: 160_000}
 AAC_OPTIONS = {"aac_coder": "fast", "aac_pns": "0"}
@@ -102,30 +102,3 @@ def mux_track(video: Path, track: Path, out: Path) -> None:
         for rest in pending:
             rest.stream = aout
             sink.mux(rest)
-
-
-def mux_audio(video: Path, samples: np.ndarray, sr: int, out: Path) -> None:
-    """Write ``out``: the video stream of ``video``, copied as is, plus ``samples`` as AAC.
-
-    The video packets are remuxed with their time stamps (no re-encoding); the
-    audio is cut or padded to the video's duration and encoded as one AAC track
-    (:func:`encode_track`), then its packets are laid beside the video's
-    (:func:`mux_track`). ``out`` is renamed into place, never half-written.
-
-    Parameters
-    ----------
-    video : Path
-        The rendered clip; only its first video stream is used.
-    samples : numpy.ndarray
-        Shaped (frames,) for mono or (frames, 2) for stereo, full scale 1.0.
-    sr : int
-        Sample rate in Hz (48000 for the lecture).
-    out : Path
-        The file to write; its suffix chooses the container (``.mp4``).
-    """
-    track = Path(out).with_name(f".{Path(out).stem}.voice.m4a")
-    try:
-        encode_track(samples, sr, video_seconds(Path(video)), track)
-        mux_track(Path(video), track, Path(out))
-    finally:
-        track.unlink(missing_ok=True)

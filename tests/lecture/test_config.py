@@ -98,12 +98,12 @@ def test_invalid_files_are_rejected(tmp_path, text, match):
 
 
 def test_overrides_reach_the_scenes_and_still_lay_out_cleanly(lecturer_file, tmp_path):
-    sweep = SceneRun(find_clip("TemperatureSweep"), tmp_path)
+    sweep = SceneRun(find_clip("TemperatureSweep"), tmp_path, frames=False)
     np.testing.assert_array_equal(sweep.scene.s, [0.5, 2.0, 1.0, 3.0, -0.7])
     assert sweep.problems == []
-    heads = SceneRun(find_clip("HeadRouting"), tmp_path)
+    heads = SceneRun(find_clip("HeadRouting"), tmp_path, frames=False)
     assert heads.scene.heads.sentence.texts == ("Dogs", "bark", "at", "night")
     assert heads.problems == []
-    title = SceneRun(find_clip("LectureTitle"), tmp_path)
+    title = SceneRun(find_clip("LectureTitle"), tmp_path, frames=False)
     assert title.scene.lecture_title == "Week 5"
     assert len(title.scene.outline) == 2 and title.problems == []

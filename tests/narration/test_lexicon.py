@@ -20,8 +20,8 @@ from narration.lexicon import RESPELLINGS, respell
 from narration.voice import speakable
 from tests.scenes.script_text import script
 
-# tests that read the lecture's script share its dry run: they run on one xdist worker (tests/conftest.py)
-pytestmark = pytest.mark.xdist_group("script")
+# the script is read off the scene runs: these tests run on their xdist worker (tests/scenes/script_text.py)
+pytestmark = pytest.mark.xdist_group("scene-runs")
 
 _PHONEMIZE = """
 import json, sys, unicodedata

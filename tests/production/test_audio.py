@@ -13,7 +13,7 @@ import pytest
 from scipy.io import wavfile
 
 from narration import voice
-from production.aac import mux_audio
+from production.aac import encode_track, mux_track, video_seconds
 from production.audio import SAMPLE_RATE, lay_track, limit, measure, normalise, true_peak
 
 SR = SAMPLE_RATE
@@ -239,6 +239,20 @@ def decoded_audio(path: Path) -> tuple[int, np.ndarray]:
         stream = container.streams.audio[0]
         chunks = [f.to_ndarray() for f in container.decode(stream)]
         return stream.rate, np.concatenate(chunks, axis=1).T
+
+
+def mux_audio(video: Path, samples: np.ndarray, sr: int, out: Path) -> None:
+    """``out``: ``video``'s frames, copied, beside ``samples`` as AAC, the way a build voices a clip.
+
+    The voice is cut or padded to the video's length and encoded alone
+    (``encode_track``), then its packets are laid beside the video's (``mux_track``).
+    """
+    track = out.with_name(f".{out.stem}.voice.m4a")
+    try:
+        encode_track(samples, sr, video_seconds(video), track)
+        mux_track(video, track, out)
+    finally:
+        track.unlink(missing_ok=True)
 
 
 def test_mux_copies_the_video_and_adds_aac(tmp_path: Path) -> None:

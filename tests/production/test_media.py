@@ -10,12 +10,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from production.aac import mux_audio
 from production.audio import SAMPLE_RATE as SR
 from production.media import audio_format, concat_videos, probe, save_last_frame
 from production.publish import join_lecture
 from production.soundtrack import decode_audio
-from tests.production.test_audio import make_video, speech_like
+from tests.production.test_audio import make_video, mux_audio, speech_like
 
 
 def _clip(path: Path, seconds: int, fps: int = 30) -> list[np.ndarray]:

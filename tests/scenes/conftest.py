@@ -1,7 +1,10 @@
-"""Shared fixtures for scene tests: an in-process low-quality run of each scene."""
+"""Shared fixtures for scene tests: an in-process low-quality render of each scene, checked as it plays."""
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +16,8 @@ from drawing.widgets import LabelSwitch, Readout
 from lecture.clips import LECTURE, Clip
 from scenes import load_scene
 from scenes.onscreen import uncovered
+from tests.scenes.frame_audit import FrameCheck, fresh_drawing, visible_difference
+from tests.scenes.sweep_readings import sweep_reading
 
 REFERENCE_DIR = Path(__file__).parent / "reference"
 
@@ -89,50 +94,94 @@ def layout_problems(scene, step: str) -> list[str]:
 
 
 class SceneRun:
-    """A finished in-process dry run of one scene, with what was checked along the way."""
+    """A finished in-process low-quality render of one scene, with what was checked along the way.
 
-    def __init__(self, clip: Clip, media_dir: Path) -> None:
+    One real render serves every test of the scene: after each ``play()`` its
+    text is checked for layout and size; every :data:`AUDIT_EVERY` seconds the
+    frame handed to the video writer is compared with a fresh drawing of the
+    scene (``tests/scenes/frame_audit.py``) and :data:`SAMPLERS` read what the
+    scene shows; the beats it speaks are the script's (``tests/scenes/script_text.py``).
+    With ``frames=False`` it is a dry run instead (no frames drawn, none audited):
+    the layout and size checks of a lecturer's data, in a third of the time.
+    """
+
+    def __init__(self, clip: Clip, media_dir: Path, *, frames: bool = True) -> None:
         base = load_scene(clip)
-        problems: list[str] = []
-        sizes: list[str] = []
-        steps = [0]
+        run, steps, due = self, [0], [0.0]
+        self.problems: list[str] = []
+        self.size_problems: list[str] = []
+        self.checks: list[FrameCheck] = []
+        self.readings: list = []
+        sampler = SAMPLERS.get(clip.scene)
 
         class Checked(base):  # type: ignore[misc, valid-type]
+            def setup(self) -> None:
+                super().setup()
+                write = self.renderer.add_frame
+
+                def add_frame(frame: np.ndarray, num_frames: int = 1) -> None:
+                    t = self.renderer.time
+                    if t + 1e-9 >= due[0]:
+                        run.sample(self, frame, t, sampler)
+                        while due[0] <= t + 1e-9:
+                            due[0] += AUDIT_EVERY
+                    write(frame, num_frames)
+
+                self.renderer.add_frame = add_frame
+
             def play(self, *args, **kwargs):
                 super().play(*args, **kwargs)
                 steps[0] += 1
-                problems.extend(layout_problems(self, f"{clip.scene} play #{steps[0]}"))
-                sizes.extend(size_problems(self, f"{clip.scene} play #{steps[0]}"))
+                run.problems.extend(layout_problems(self, f"{clip.scene} play #{steps[0]}"))
+                run.size_problems.extend(size_problems(self, f"{clip.scene} play #{steps[0]}"))
 
         Checked.__name__ = clip.scene
-        config = {
-            "dry_run": True,
-            "disable_caching": True,
-            "quality": "low_quality",
-            "media_dir": str(media_dir),
-        }
-        with tempconfig(config):
-            self.scene = Checked(skip_animations=True)
+        config = {"disable_caching": True, "quality": "low_quality", "media_dir": str(media_dir)}
+        with tempconfig({**config, "dry_run": not frames, "progress_bar": "none", "verbosity": "ERROR"}):
+            self.scene = Checked(skip_animations=not frames)
             self.scene.render()
+            self.video = Path(self.scene.renderer.file_writer.movie_file_path) if frames else None
             self.scene.renderer.update_frame(self.scene)
             self.last_frame = np.array(self.scene.renderer.get_frame())[..., :3]
-        self.problems = problems
-        self.size_problems = sizes
         self.duration = float(self.scene.time)
+
+    def sample(self, scene, frame: np.ndarray, time: float, sampler) -> None:
+        """Compare ``frame`` with a fresh drawing of ``scene``, and note what ``sampler`` reads off it."""
+        bad, box = visible_difference(frame, fresh_drawing(scene))
+        self.checks.append(FrameCheck(time, bad, box))
+        if sampler is not None and (reading := sampler(scene)) is not None:
+            self.readings.append(reading)
+
+
+AUDIT_EVERY = 0.5
+"""Seconds of video between audited frames."""
+SAMPLERS = {"TemperatureSweep": sweep_reading}
+"""Per scene, what to read off each audited frame (kept in the run's ``readings`` when not None)."""
+
+_shared_media: list[Path] = []
+
+
+def shared_media() -> Path:
+    """This test process's media folder for scene runs (removed when the process exits)."""
+    if not _shared_media:
+        folder = Path(tempfile.mkdtemp(prefix="scene-runs-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        _shared_media.append(folder)
+    return _shared_media[0]
 
 
 @pytest.fixture(scope="session")
-def media_dir(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("media")
+def media_dir() -> Path:
+    return shared_media()
 
 
 _runs: dict[str, SceneRun] = {}
 
 
-def cached_run(clip: Clip, media_dir: Path) -> SceneRun:
-    """One in-process run per scene per test session."""
+def cached_run(clip: Clip, media_dir: Path | None = None) -> SceneRun:
+    """One render per scene per test process (tests that share it are one xdist group: "scene-runs")."""
     if clip.scene not in _runs:
-        _runs[clip.scene] = SceneRun(clip, media_dir)
+        _runs[clip.scene] = SceneRun(clip, media_dir or shared_media())
     return _runs[clip.scene]
 
 
@@ -143,7 +192,7 @@ def scene_run(request, media_dir) -> SceneRun:
 
 @pytest.fixture
 def scene_run_for_render(media_dir) -> SceneRun:
-    """The in-process run of the scene that the render tests render."""
+    """A dry run of the scene that the render tests render (their worker renders no scene runs)."""
     from lecture.clips import find_clip
 
-    return cached_run(find_clip("LectureTitle"), media_dir)
+    return SceneRun(find_clip("LectureTitle"), media_dir, frames=False)

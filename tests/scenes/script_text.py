@@ -1,4 +1,9 @@
-"""The lecture's script as the scenes speak it (a dry run, no frames or audio), for tests of what is said."""
+"""The lecture's script as the scenes speak it, for tests of what is said.
+
+The beats come from the scene runs (``tests/scenes/conftest.py``): one render of each scene serves the
+tests of its pictures and of its words, so a module that reads the script is in their xdist group,
+"scene-runs". The command line's own script (``production.script``) is tested in tests/production.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,10 @@ import importlib
 import re
 from collections.abc import Callable
 from functools import cache
-from typing import Any
 
 from lecture.clips import LECTURE
-from lecture.config import LectureConfig
-from production.script import scene_beats
+from narration.beats import Beat
+from tests.scenes.conftest import cached_run
 
 NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)x?(?!\w|\.\d)")
 """A number as the narration writes it: digits, maybe a decimal point, maybe ``x`` (times); not inside
@@ -18,10 +22,9 @@ a word such as T5, and never the front part of a longer number."""
 
 
 @cache
-def script() -> dict[str, list[dict[str, Any]]]:
-    """Scene name -> its beats (id, text, cues, ...) from a dry run of the default lecture."""
-    config = LectureConfig()
-    return {clip.scene: scene_beats(clip, config) for clip in LECTURE}
+def script() -> dict[str, list[Beat]]:
+    """Scene name -> its beats (id, text, cues, description, ...) as the default lecture speaks them."""
+    return {clip.scene: list(cached_run(clip).scene.beats) for clip in LECTURE}
 
 
 def slug(beat_id: str) -> str:

@@ -15,8 +15,8 @@ import pytest
 from lecture.clips import LECTURE
 from tests.scenes.script_text import expected_numbers, numbers_in, script, slug
 
-# tests that read the lecture's script share its dry run: they run on one xdist worker (tests/conftest.py)
-pytestmark = pytest.mark.xdist_group("script")
+# the script is read off the scene runs: these tests run on their xdist worker (tests/scenes/script_text.py)
+pytestmark = pytest.mark.xdist_group("scene-runs")
 
 MAX_WORDS = 15
 """Words a description may have: each second of it stops the picture in the described lecture (at 25

@@ -1,10 +1,10 @@
 """Every frame shows the scene's true state, and the temperature sweep prints attnmath's numbers.
 
-A real low-quality render of each scene is audited every half second: the frame
-handed to the video writer must equal a fresh drawing of the scene's current
-mobjects, up to a few anti-aliased pixels. Readouts whose glyphs were swapped
-mid-animation (ghost digits), stale static backgrounds and missing redraws
-all fail this, in any scene.
+A real low-quality render of each scene (its scene run, ``tests/scenes/conftest.py``)
+is audited every half second: the frame handed to the video writer must equal a
+fresh drawing of the scene's current mobjects, up to a few anti-aliased pixels.
+Readouts whose glyphs were swapped mid-animation (ghost digits), stale static
+backgrounds and missing redraws all fail this, in any scene.
 """
 
 from __future__ import annotations
@@ -17,72 +17,34 @@ from scipy.stats import entropy as scipy_entropy
 
 from drawing.widgets import Readout
 from lecture.clips import LECTURE, find_clip
-from tests.scenes.frame_audit import AuditedRender, fresh_drawing, visible_difference
+from tests.scenes.conftest import cached_run
+from tests.scenes.frame_audit import fresh_drawing, visible_difference
+from tests.scenes.sweep_readings import read_readout
+
+# the scene runs are shared with the other scene tests: one render per scene, on one xdist worker
+pytestmark = pytest.mark.xdist_group("scene-runs")
 
 # Pixels allowed to differ visibly in one frame (anti-aliasing where shapes overlap).
 FEW_PIXELS = 8
-
-_audits: dict[str, AuditedRender] = {}
-_sweep_readings: list[tuple[float, dict[str, str]]] = []
-
-
-def read_readout(readout: Readout) -> str:
-    """The text a readout's number path spells, read glyph by glyph from its points alone."""
-    points, text = readout.number.points, ""
-    templates = {c: g.mob.points - g.mob.get_center() for c, g in readout.glyphs.items()}
-    while len(points):
-        for char, ref in templates.items():
-            block = points[: len(ref)]
-            centre = (block.min(axis=0) + block.max(axis=0)) / 2
-            if len(block) == len(ref) and np.allclose(block - centre, ref, atol=1e-6):
-                text, points = text + char, points[len(ref) :]
-                break
-        else:
-            return text + "?"
-    return text
-
-
-def slider_tau(scene) -> float:
-    """The temperature where the slider's knob stands, read from its position on the line."""
-    slider = scene.slider
-    start, end = slider.line.get_start()[0], slider.line.get_end()[0]
-    frac = (slider.knob.get_x() - start) / (end - start)
-    return float(10 ** (slider.log_lo + frac * (slider.log_hi - slider.log_lo)))
-
-
-def record_sweep(scene, _frame, _time) -> None:
-    """While the sweep runs, note the knob's temperature and what the readouts spell."""
-    if getattr(scene, "regimes_on", False) and id(scene.dashboard) in scene.live_drivers:
-        names = ("tau", "H", "k_eff", "E", "J")
-        printed = {n: read_readout(r) for n, r in zip(names, scene.readouts, strict=True)}
-        _sweep_readings.append((slider_tau(scene), printed))
-
-
-def audited(name: str, media_dir) -> AuditedRender:
-    """One audited render per scene per test session."""
-    if name not in _audits:
-        hook = record_sweep if name == "TemperatureSweep" else None
-        _audits[name] = AuditedRender(find_clip(name), media_dir / "audit", on_sample=hook).run()
-    return _audits[name]
 
 
 @pytest.mark.render
 @pytest.mark.parametrize("name", [c.scene for c in LECTURE])
 def test_every_sampled_frame_is_a_fresh_drawing_of_the_scene(name, media_dir):
-    audit = audited(name, media_dir)
-    assert audit.video is not None and audit.video.stat().st_size > 0
-    assert len(audit.checks) >= 10
-    bad = [c for c in audit.checks if c.bad_pixels > FEW_PIXELS]
+    run = cached_run(find_clip(name), media_dir)
+    assert run.video is not None and run.video.stat().st_size > 0
+    assert len(run.checks) >= 10
+    bad = [c for c in run.checks if c.bad_pixels > FEW_PIXELS]
     assert bad == [], f"{name}: frames differ from the scene they show: {bad[:5]}"
 
 
 @pytest.mark.render
 def test_sweep_readouts_print_attnmath_values_for_the_slider_position(media_dir):
-    audited("TemperatureSweep", media_dir)
+    readings = cached_run(find_clip("TemperatureSweep"), media_dir).readings
     scores = np.asarray(find_clip_scores())
-    assert len(_sweep_readings) >= 15
-    assert len({round(np.log10(t), 2) for t, _ in _sweep_readings}) >= 10, "the sweep barely moved"
-    for tau, printed in _sweep_readings:
+    assert len(readings) >= 15
+    assert len({round(np.log10(t), 2) for t, _ in readings}) >= 10, "the sweep barely moved"
+    for tau, printed in readings:
         weights = scipy_softmax(scores / tau)
         h = float(scipy_entropy(weights))
         assert float(printed["tau"]) == pytest.approx(tau, abs=0.005 + 1e-9), (tau, printed)

@@ -9,8 +9,8 @@ import pytest
 from lecture.clips import LECTURE
 from tests.scenes.script_text import script, slug
 
-# tests that read the lecture's script share its dry run: they run on one xdist worker (tests/conftest.py)
-pytestmark = pytest.mark.xdist_group("script")
+# the script is read off the scene runs: these tests run on their xdist worker (tests/scenes/script_text.py)
+pytestmark = pytest.mark.xdist_group("scene-runs")
 
 GLOSSARY = {
     r"temperature": "LectureTitle.weights",
