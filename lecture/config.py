@@ -36,7 +36,7 @@ from lecture.clips import LECTURE, Clip, find_clip
 from lecture.parameters import PARAMETERS, ConfigError, Parameters, Text
 from lecture.settings import SceneSettings
 
-__all__ = ["ConfigError", "LectureConfig", "load_config", "VOICES", "apply_overrides", "canonical_voice"]
+__all__ = ["ConfigError", "LectureConfig", "load_config", "VOICES", "lecture_for", "canonical_voice"]
 
 REPO = Path(__file__).resolve().parents[1]
 VOICES = ("draft", "piper", "festival", "none")
@@ -182,18 +182,10 @@ def _clips(path: Path, names: Any) -> tuple[Clip, ...]:
         raise ConfigError(f"{path}: scenes: {exc.args[0]}") from None
 
 
-def apply_overrides(scene: Any) -> None:
-    """Give a scene instance its parameters: the model's defaults, or the lecturer's values in their place.
+def lecture_for(settings: SceneSettings) -> LectureConfig:
+    """The lecture a scene belongs to: the file the build passed (``settings.config``), else the default.
 
-    Called from ``LectureScene.setup``, with the lecture file the build passed
-    (:class:`lecture.settings.SceneSettings`; none: the default lecture).
+    A scene reads its parameters from it (:meth:`LectureConfig.parameters_for`), the title scene its
+    title and outline.
     """
-    path = SceneSettings.from_env().config
-    config = load_config(path) if path else LectureConfig()
-    name = scene.script_name() if hasattr(scene, "script_name") else type(scene).__name__
-    params = config.parameters_for(name)
-    for attr, value in (params.values() if params is not None else {}).items():
-        setattr(scene, attr, value)
-    if name == "LectureTitle":
-        scene.lecture_title = config.title
-        scene.outline = tuple(f"{c.section}  {c.title}" for c in config.clips if c.section != "0")
+    return load_config(settings.config) if settings.config else LectureConfig()

@@ -3,8 +3,10 @@
 A scene rendered by the plain manim CLI finds no record and uses the defaults
 (the repository's ``lecture.toml`` is not read: the build passes it). The
 build, the script command and the decks write the record with :meth:`SceneSettings.env`;
-the scene reads it back with :meth:`SceneSettings.from_env`. Every field has
-one meaning and one place, so a new setting is one line here.
+the scene reads it back with :meth:`SceneSettings.current`. A dry run in this
+process gives its scenes settings with :meth:`SceneSettings.applied`, a context
+variable, not the environment. Every field has one meaning and one place, so a
+new setting is one line here.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import json
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -81,18 +84,36 @@ class SceneSettings:
         """These settings with ``changes``."""
         return dataclasses.replace(self, **changes)
 
+    @classmethod
+    def current(cls) -> SceneSettings:
+        """The settings a scene constructed now runs with.
+
+        Those :meth:`applied` in this process, if any, else the ones its process was given (:meth:`from_env`).
+
+        >>> with SceneSettings(voice="none").applied():
+        ...     SceneSettings.current().voice
+        'none'
+        >>> SceneSettings.current() == SceneSettings.from_env()
+        True
+        """
+        given = _APPLIED.get()
+        return given if given is not None else cls.from_env()
+
     @contextmanager
     def applied(self) -> Iterator[SceneSettings]:
-        """Set these settings for scenes run in this process (a dry run), restoring the old ones after."""
-        saved = os.environ.get(ENV)
-        os.environ.update(self.env())
+        """These settings for scenes constructed in this context of this process, until the block ends.
+
+        For a dry run. The process's environment is left alone, so no other code sees them.
+        """
+        token = _APPLIED.set(self)
         try:
             yield self
         finally:
-            if saved is None:
-                os.environ.pop(ENV, None)
-            else:
-                os.environ[ENV] = saved
+            _APPLIED.reset(token)
+
+
+_APPLIED: ContextVar[SceneSettings | None] = ContextVar("lecture_settings_applied", default=None)
+"""The settings :meth:`SceneSettings.applied` gives this context's scenes (None: the environment's)."""
 
 
 def _plain(value: Any) -> Any:

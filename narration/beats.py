@@ -14,12 +14,12 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from atomic_files import write_text
 from narration.cues import Cue
 
-__all__ = ["Beat", "BeatsRecord", "Description"]
+__all__ = ["Beat", "BeatsRecord", "Description", "SpokenScene", "spoken"]
 
 
 @dataclass(frozen=True)
@@ -205,3 +205,29 @@ class BeatsRecord:
             replace(b, audio=tuple((moved.get(path, path), at) for path, at in b.audio)) for b in self.beats
         )
         return replace(self, beats=beats)
+
+
+@runtime_checkable
+class SpokenScene(Protocol):
+    """What a lecture scene (``scenes.base.LectureScene``) holds after it ran, for the app to read.
+
+    ``beats`` are its beats in order; ``beat_spans`` the animations of each, as
+    ``(beat id, first, last)`` in manim's numbering (``manim -n``).
+    """
+
+    beats: list[Beat]
+    beat_spans: list[tuple[str, int, int]]
+
+
+def spoken(scene: object) -> SpokenScene:
+    """``scene`` as a :class:`SpokenScene`; a scene that speaks no beats is a bug of the caller.
+
+    >>> class Plain: ...
+    >>> spoken(Plain())
+    Traceback (most recent call last):
+    ...
+    TypeError: bug: Plain is not a lecture scene (no beats or beat_spans)
+    """
+    if not isinstance(scene, SpokenScene):
+        raise TypeError(f"bug: {type(scene).__name__} is not a lecture scene (no beats or beat_spans)")
+    return scene

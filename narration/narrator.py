@@ -106,9 +106,8 @@ class NarrationSettings:
         return self.voice != "none"
 
     @classmethod
-    def from_env(cls) -> NarrationSettings:
+    def of(cls, given: SceneSettings) -> NarrationSettings:
         """Voice, recordings, cache and estimate from the build's :class:`~lecture.settings.SceneSettings`."""
-        given = SceneSettings.from_env()
         return cls(
             voice=given.voice,
             recordings=given.narration or default_recordings(),
@@ -237,7 +236,7 @@ class Narrator:
     """Speaks the beats of one scene with the voice the settings ask for."""
 
     scene: str
-    settings: NarrationSettings = field(default_factory=NarrationSettings.from_env)
+    settings: NarrationSettings
 
     def recording(self, beat_id: str) -> Path:
         """Where a lecturer's recording of ``beat_id`` goes."""

@@ -44,17 +44,19 @@ def timeline(scene: str, cache: Path, quality: str) -> dict[str, Any]:
     the number of animations can depend on it.
     """
     from lecture.clips import find_clip
+    from narration.beats import spoken
     from production.prepare import cache_settings, dry_run
 
     with manim_patches.recording_animations() as animations:
         done = dry_run(find_clip(scene), quality=MANIM_QUALITIES[quality], **cache_settings(cache))
+    said = spoken(done)
     return {
         "scene": scene,
         "frame_rate": float(done.camera.frame_rate),
         "duration": done.renderer.time,
         "animations": [list(a) for a in animations],
-        "beats": [list(span) for span in getattr(done, "beat_spans", [])],
-        "record": [beat.to_json() for beat in getattr(done, "beats", [])],
+        "beats": [list(span) for span in said.beat_spans],
+        "record": [beat.to_json() for beat in said.beats],
     }
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from lecture.clips import Clip
 from lecture.config import LectureConfig
 from lecture.settings import SceneSettings
-from narration.beats import Beat
+from narration.beats import Beat, spoken
 from production.inputs import clip_inputs_hash
 from production.options import RenderOptions
 from production.plans import PlanStore
@@ -64,7 +64,7 @@ def scene_beats(
         before_dry_run()
     with _settings(config).applied():
         scene = dry_run(clip)
-    beats = list(getattr(scene, "beats", []))
+    beats = list(spoken(scene).beats)
     if plans is not None:
         duration = float(scene.renderer.time)
         plans.keep(clip.scene, key, {"duration": duration, "beats": [b.to_json() for b in beats]})

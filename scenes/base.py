@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Generic, TypeVar, cast, get_args, get_origin
 
 from manim import (
     DOWN,
@@ -29,11 +29,12 @@ from drawing import theme
 from drawing.predict import THINK_SECONDS, Curtain, predict_card
 from drawing.widgets import label, wrapped
 from lecture.clips import LECTURE
-from lecture.config import apply_overrides
+from lecture.config import LectureConfig, lecture_for
+from lecture.parameters import Parameters
 from lecture.questions import Question
 from lecture.settings import SceneSettings
 from narration.beats import Beat, BeatsRecord, Description
-from narration.narrator import BREATH, Narrator, Spoken
+from narration.narrator import BREATH, NarrationSettings, Narrator, Spoken
 from scenes.onscreen import visible_equations
 
 __all__ = ["LectureScene", "live_parts", "SAID", "Said"]
@@ -69,26 +70,38 @@ def live_parts(mob: Mobject) -> tuple[list[Mobject], list[Mobject]]:
     return [], [mob]
 
 
-class LectureScene(Scene):
+P = TypeVar("P", bound=Parameters)
+
+
+class LectureScene(Scene, Generic[P]):
     """A scene of the lecture: one section, a title card, captions on every step.
 
     Subclasses write ``construct`` as a storyboard of short named steps. The
-    section and title come from the scene's clip in :data:`lecture.clips.LECTURE`,
-    the data parameters from its model in :mod:`lecture.parameters`.
+    section and title come from the scene's clip in :data:`lecture.clips.LECTURE`.
+    A scene with data names its parameters' model, ``class KVCacheGrowth(LectureScene[KVCacheParameters])``,
+    and reads them typed as ``self.params``: the model's defaults, or the lecturer's values in their place.
     """
 
     section: str = ""
     title: str = ""
+    settings: SceneSettings
+    """What the build asked of this render (:class:`lecture.settings.SceneSettings`), read once in setup."""
+    lecture: LectureConfig
+    """The lecture this scene belongs to: the lecturer's file the build passed, or the default."""
+    params: P
+    """The scene's data (:mod:`lecture.parameters`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         manim_patches.install()  # held frames, parsed SVGs and unchanged paths: see manim_patches
         super().__init__(*args, **kwargs)
 
     def setup(self) -> None:
-        """Apply the lecturer's overrides (``SceneSettings.config``) before ``construct`` runs."""
+        """Read the build's settings, the lecture and the scene's parameters once, before ``construct``."""
         self.live_drivers: dict[int, tuple[VGroup, VGroup]] = {}
-        self.narrator = Narrator(self.script_name())
-        self.settings = SceneSettings.from_env()  # what the build asked of this render (defaults: none)
+        self.settings = SceneSettings.current()
+        self.lecture = lecture_for(self.settings)
+        self.params = self._parameters()
+        self.narrator = Narrator(self.script_name(), NarrationSettings.of(self.settings))
         self.beats: list[Beat] = []
         self.beat_spans: list[tuple[str, int, int]] = []  # (beat id, first and last animation)
         self.moving: list[tuple[float, float]] = []  # (start, end) of every animation played, in scene time
@@ -96,7 +109,22 @@ class LectureScene(Scene):
         clip = next((c for c in LECTURE if c.scene == self.script_name()), None)
         if clip is not None:
             self.section, self.title = f"Section {clip.section}", clip.title
-        apply_overrides(self)
+
+    @classmethod
+    def parameters_model(cls) -> type[Parameters]:
+        """The model the scene names (``LectureScene[Model]``); the empty :class:`Parameters` when none."""
+        for klass in cls.__mro__:
+            for base in getattr(klass, "__orig_bases__", ()):
+                if get_origin(base) is LectureScene and isinstance(get_args(base)[0], type):
+                    return get_args(base)[0]
+        return Parameters
+
+    def _parameters(self) -> P:
+        model, name = self.parameters_model(), self.script_name()
+        params = self.lecture.parameters_for(name) or model()
+        if type(params) is not model:
+            raise TypeError(f"bug: {name} names {model.__name__}, but its data is a {type(params).__name__}")
+        return cast(P, params)
 
     @classmethod
     def script_name(cls) -> str:

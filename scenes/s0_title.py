@@ -5,8 +5,6 @@ Render with ``manim -qh scenes/s0_title.py LectureTitle``.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 import numpy as np
 from manim import (
     DOWN,
@@ -30,13 +28,12 @@ from manim import (
 
 from drawing import theme
 from drawing.widgets import fit_width, label, math, wrapped
-from lecture.clips import LECTURE
+from lecture.parameters import TitleParameters
 from scenes.base import SAID, LectureScene
 from scenes.onscreen import separate_equations
 
 __all__ = ["LectureTitle"]
 
-OUTLINE = tuple(f"{c.section}  {c.title}" for c in LECTURE if c.section != "0")
 # Two sentences in which "bank" needs its context, the word that settles it, and what it then means.
 SENTENCES = (
     (("she", "sat", "on", "the", "river", "bank"), "river", "a riverside"),
@@ -69,16 +66,23 @@ def illustrative_mix(words: tuple[str, ...], cue: str) -> tuple[float, ...]:
     return tuple(0.6 if w == cue else rest for w in words)
 
 
-class LectureTitle(LectureScene):
+class LectureTitle(LectureScene[TitleParameters]):
     """Title, the defining formula, and the outline of the sections."""
 
-    lecture_title: ClassVar[str] = "Attention"
-    subtitle: str  # lecture.parameters
-    outline: ClassVar[tuple[str, ...]] = OUTLINE
+    lecture_title: str
+    """The lecture's title (the lecturer's file may give its own)."""
+    outline: tuple[str, ...]
+    """One line per section of the lecture, as ``"<section>  <title>"``."""
+
+    def setup(self) -> None:
+        """The title and the outline of the lecture this scene opens."""
+        super().setup()
+        self.lecture_title = self.lecture.title
+        self.outline = tuple(f"{c.section}  {c.title}" for c in self.lecture.clips if c.section != "0")
 
     def construct(self) -> None:
         """Storyboard: title, a word that needs its context, the formula, where q, k, v come from, outline."""
-        with self.beat("title", f"Welcome to {self.lecture_title}: {self.subtitle}.", shows=SAID):
+        with self.beat("title", f"Welcome to {self.lecture_title}: {self.params.subtitle}.", shows=SAID):
             self.show_heading()
         with self.beat(
             "bank",
@@ -254,7 +258,7 @@ class LectureTitle(LectureScene):
         """The lecture's name and subtitle, wrapped to stay in the frame whatever their length."""
         width = theme.SAFE_RIGHT - theme.SAFE_LEFT
         heading = wrapped(self.lecture_title, width=width, size=theme.TITLE_SIZE + 16, max_lines=3)
-        sub = wrapped(self.subtitle, width=width, size=theme.BODY_SIZE, color=theme.MUTED, max_lines=2)
+        sub = wrapped(self.params.subtitle, width=width, size=theme.BODY_SIZE, color=theme.MUTED, max_lines=2)
         self.heading = VGroup(heading, sub).arrange(DOWN, buff=0.45).move_to(0.4 * UP)
         self.play(FadeIn(self.heading, shift=0.2 * UP), run_time=1.2)
         self.hold(self.speech_left())

@@ -52,6 +52,7 @@ from drawing.plots import axis_labels, curve, quiet_axes, scatter, to_scene
 from drawing.pointing import in_turn
 from drawing.stage import aim, regroup
 from drawing.widgets import BarPanel, fit_width, label, math
+from lecture.parameters import FixedVsQueryParameters
 from lecture.questions import questions_for
 from narration.narrator import Spoken
 from scenes.base import SAID, LectureScene
@@ -77,12 +78,9 @@ RULES = (
 )
 
 
-class FixedVsQueryWeights(LectureScene):
+class FixedVsQueryWeights(LectureScene[FixedVsQueryParameters]):
     """The same data weighted three ways while a query moves: only two of them follow it."""
 
-    n_points: int  # lecture.parameters
-    noise: float  # lecture.parameters
-    seed: int  # lecture.parameters
     n_fresh: ClassVar[int] = 200  # held-out points, drawn with their own seed, that nothing is fitted on
     fresh_seed: ClassVar[int] = 100
     query_path: ClassVar[tuple[float, ...]] = (0.08, 0.92, 0.35)
@@ -143,9 +141,9 @@ class FixedVsQueryWeights(LectureScene):
 
     def compute(self) -> None:
         """The data, the fitted similarity, the best bandwidth and both methods' errors, from attnmath."""
-        self.x, self.y = noisy_sine(self.n_points, noise=self.noise, seed=self.seed)
+        self.x, self.y = noisy_sine(self.params.n_points, noise=self.params.noise, seed=self.params.seed)
         within = {"low": float(self.x.min()), "high": float(self.x.max())}  # no extrapolation in the error
-        self.fresh = noisy_sine(self.n_fresh, noise=self.noise, seed=self.fresh_seed, **within)
+        self.fresh = noisy_sine(self.n_fresh, noise=self.params.noise, seed=self.fresh_seed, **within)
         self.fit = fit_similarity(self.x, self.y)
         self.bandwidth = best_bandwidth(self.x, self.y, np.geomspace(1e-3, 10, 200))
         self.loo = (float(loo_cv_error(self.x, self.y, [self.bandwidth])[0]), self.fit.loss)

@@ -42,6 +42,7 @@ from drawing import theme
 from drawing.plots import axis_labels, curve, quiet_axes, redraw_curve, scatter, to_scene
 from drawing.pointing import in_turn
 from drawing.widgets import BarPanel, LabelSwitch, Readout, label, math
+from lecture.parameters import KernelRegressionParameters
 from lecture.questions import questions_for
 from narration.narrator import Spoken
 from scenes.base import SAID, LectureScene
@@ -67,15 +68,8 @@ SHOWN_WEIGHT = 0.01  # a weight bar lower than this is too thin to see
 ROLE_TEX = {"y_i": theme.VALUE, "x_i": theme.KEY, "x_j": theme.KEY, "q": theme.QUERY}
 
 
-class KernelRegressionCollapse(LectureScene):
+class KernelRegressionCollapse(LectureScene[KernelRegressionParameters]):
     """The bandwidth sweeps from tiny to huge: steps, a smooth fit, then the global mean."""
-
-    n_points: int  # lecture.parameters
-    noise: float  # lecture.parameters
-    seed: int  # lecture.parameters
-    query: float  # lecture.parameters
-    sigma_range: tuple[float, float]  # lecture.parameters
-    grid_size: int  # lecture.parameters
 
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""
@@ -128,13 +122,13 @@ class KernelRegressionCollapse(LectureScene):
 
     def compute(self) -> None:
         """Every number the scene shows, for a whole grid of bandwidths, in vectorised calls."""
-        self.x, self.y = noisy_sine(self.n_points, noise=self.noise, seed=self.seed)
+        self.x, self.y = noisy_sine(self.params.n_points, noise=self.params.noise, seed=self.params.seed)
         self.xs = np.linspace(0.0, 1.0, 240)
-        self.sigmas = np.geomspace(*self.sigma_range, self.grid_size)
+        self.sigmas = np.geomspace(*self.params.sigma_range, self.params.grid_size)
         self.curves = nadaraya_watson(self.xs, self.x, self.y, self.sigmas)  # (B, 240)
-        self.w = kernel_weights([self.query], self.x, self.sigmas)[:, 0, :]  # (B, N)
+        self.w = kernel_weights([self.params.query], self.x, self.sigmas)[:, 0, :]  # (B, N)
         self.h = entropy(self.w)  # (B,)
-        self.profiles = kernel_profile(self.xs, self.query, self.sigmas)  # (B, 240)
+        self.profiles = kernel_profile(self.xs, self.params.query, self.sigmas)  # (B, 240)
         self.loo = loo_cv_error(self.x, self.y, self.sigmas)  # (B,)
         self.best = int(np.argmin(self.loo))
 
@@ -175,9 +169,9 @@ class KernelRegressionCollapse(LectureScene):
         ).move_to([MAIN_X, BARS_Y, 0])
         bar_axes = quiet_axes((0, 1), (0, 1), width=MAIN_W, height=BARS_H).move_to(self.bars)
         bar_axes.x_axis.set_opacity(0.0)  # the bars' baseline is the axis
-        top = to_scene(self.axes, self.query, Y_RANGE[1])[0]
+        top = to_scene(self.axes, self.params.query, Y_RANGE[1])[0]
         query_line = DashedLine(
-            top, to_scene(bar_axes, self.query, 0.0)[0], color=theme.QUERY, stroke_width=4
+            top, to_scene(bar_axes, self.params.query, 0.0)[0], color=theme.QUERY, stroke_width=4
         )
         query_name = math("q", color=theme.QUERY).next_to(top, RIGHT, buff=0.12).shift(0.3 * DOWN)
         self.query_dot = Dot(radius=0.11, color=theme.QUERY)
@@ -235,7 +229,7 @@ class KernelRegressionCollapse(LectureScene):
         i = self.index()
         redraw_curve(self.estimate, self.axes, self.xs, self.curves[i])
         redraw_curve(self.bump, self.axes, self.xs, self.bump_ys(i))
-        self.query_dot.move_to(to_scene(self.axes, self.query, float(self.w[i] @ self.y))[0])
+        self.query_dot.move_to(to_scene(self.axes, self.params.query, float(self.w[i] @ self.y))[0])
         self.bars.set_values(self.w[i])
         k = float(np.exp(self.h[i]))
         for readout, value in zip(self.readouts, (self.sigmas[i], self.h[i], k), strict=True):

@@ -94,7 +94,6 @@ STEPS: dict[str, tuple[list[str], tuple[Mark, ...]]] = {
 }  # fmt: skip
 
 
-
 class SoftmaxDerivation(_Scene):
     """Mixin: the derivation's beats, on ``self.steps``, with the scores ``self.s``."""
 
@@ -242,4 +241,3 @@ class SoftmaxDerivation(_Scene):
         names = tuple(f"item {int(i) + 1}" for i in top)
         picture = SimplexPicture(levels, side=SIMPLEX_SIDE, names=(names[0], names[1], names[2]))
         return picture.move_to(SIMPLEX_CENTER)
-

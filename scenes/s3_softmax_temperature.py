@@ -36,6 +36,7 @@ from drawing import theme
 from drawing.flow import baseline_of
 from drawing.pointing import in_turn
 from drawing.widgets import BarPanel, LabelSwitch, LogSlider, Readout, fit_width, label, math
+from lecture.parameters import TemperatureParameters
 from lecture.questions import questions_for
 from narration.narrator import Spoken
 from scenes.base import SAID, LectureScene
@@ -70,11 +71,9 @@ def spoken_power(text: str) -> str:
     return f"{mantissa} times 10 to the {'minus ' if power < 0 else ''}{abs(power)}"
 
 
-class TemperatureSweep(SoftmaxDerivation, LectureScene):
+class TemperatureSweep(SoftmaxDerivation, LectureScene[TemperatureParameters]):
     """Softmax derived as the maximiser of E_a[s] + tau H(a), then swept from tau = 0.01 to 100."""
 
-    scores: tuple[float, ...]  # lecture.parameters
-    tau_range: tuple[float, float]  # lecture.parameters
     check_tau: ClassVar[float] = 0.5  # where the optimiser checks the derivation
     # (beat, temperature to stop at, seconds to get there): the sweep's stops, cold to hot.
     stops: ClassVar[tuple[tuple[str, float, float], ...]] = (
@@ -88,7 +87,7 @@ class TemperatureSweep(SoftmaxDerivation, LectureScene):
 
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""
-        self.s = np.asarray(self.scores, dtype=float)
+        self.s = np.asarray(self.params.scores, dtype=float)
         self.prior: np.ndarray | None = None
         self.mean_marks = VGroup()  # the hot limit's answer, drawn over the dashboard (heat_up)
         n = self.s.size
@@ -195,7 +194,7 @@ class TemperatureSweep(SoftmaxDerivation, LectureScene):
             color=theme.WEIGHT,
             title=title,
         ).shift(PANEL_X * RIGHT + PANEL_Y * UP)
-        self.slider = LogSlider(*self.tau_range, length=SLIDER_LENGTH).move_to([SLIDER_X, SLIDER_Y, 0])
+        self.slider = LogSlider(*self.params.tau_range, length=SLIDER_LENGTH).move_to([SLIDER_X, SLIDER_Y, 0])
         self.readouts = self.build_readouts()
         self.regime_label = LabelSwitch(
             {
@@ -238,7 +237,11 @@ class TemperatureSweep(SoftmaxDerivation, LectureScene):
         n = self.s.size
         first = VGroup(
             Readout(
-                r"\tau =", self.tau_range[0], decimals=2, widest=self.tau_range[1], color=theme.TEMPERATURE
+                r"\tau =",
+                self.params.tau_range[0],
+                decimals=2,
+                widest=self.params.tau_range[1],
+                color=theme.TEMPERATURE,
             ),
             Readout(r"H(a) =", 0.0, decimals=3, widest=np.log(n)),
             Readout(r"k_{\mathrm{eff}} =", 1.0, decimals=2, widest=n),
@@ -252,7 +255,7 @@ class TemperatureSweep(SoftmaxDerivation, LectureScene):
 
     def max_objective(self) -> float:
         """Largest objective the sweep reaches (sets the readout's reserved width)."""
-        return float(np.max(temperature_sweep(self.s, [self.tau_range[1]]).objective))
+        return float(np.max(temperature_sweep(self.s, [self.params.tau_range[1]]).objective))
 
     def optimiser_check(self) -> tuple[np.ndarray, float]:
         """Scipy's numerical maximiser at the check temperature, and its largest gap from the softmax."""
@@ -409,8 +412,12 @@ class TemperatureSweep(SoftmaxDerivation, LectureScene):
         )
         prior_panel.move_to(self.score_panel, aligned_edge=DOWN)
         prior_objective = math(
-            r"J_{\tau}(a) =", r"\mathbb{E}_a[s]", r"-", r"\tau\,\mathrm{KL}(a \,\|\, r)",
-            r"\quad\text{is maximised by}\quad", r"a_i \propto r_i\, e^{s_i/\tau}",
+            r"J_{\tau}(a) =",
+            r"\mathbb{E}_a[s]",
+            r"-",
+            r"\tau\,\mathrm{KL}(a \,\|\, r)",
+            r"\quad\text{is maximised by}\quad",
+            r"a_i \propto r_i\, e^{s_i/\tau}",
             colors=ROLE_TEX,
         ).move_to(self.objective)  # fmt: skip  (the same J the readout shows, now with the prior)
         weights_title = math(

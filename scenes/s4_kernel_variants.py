@@ -51,6 +51,7 @@ from drawing import theme
 from drawing.blocks import matrix_block
 from drawing.plots import axis_labels, curve, quiet_axes, redraw_curve, to_scene
 from drawing.widgets import BarPanel, LogSlider, Readout, label, math
+from lecture.parameters import KernelVariantsParameters
 from lecture.questions import questions_for
 from narration.narrator import Spoken
 from scenes.base import SAID, LectureScene
@@ -106,14 +107,11 @@ def window_band(box: Mobject, share: float) -> Polygon:
     return band.set_z_index(-1)  # under the block's name
 
 
-class KernelVariants(LectureScene):
+class KernelVariants(LectureScene[KernelVariantsParameters]):
     """Five kernels seen by content and by position, one temperature slider; then cost and priors."""
 
-    tau_range: tuple[float, float]  # lecture.parameters
-    tau_path: tuple[float, ...]  # lecture.parameters
     prior_tau: ClassVar[float] = 1.0
     n_prior_keys: ClassVar[int] = 16
-    seed: int  # lecture.parameters
 
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""
@@ -180,7 +178,7 @@ class KernelVariants(LectureScene):
     # --- profiles -------------------------------------------------------------
     def build_profiles(self) -> None:
         """Two large panels side by side: weight against content similarity, and against position."""
-        self.tau = ValueTracker(np.log10(self.tau_path[0]))
+        self.tau = ValueTracker(np.log10(self.params.tau_path[0]))
         self.profiles = weight_profiles(10 ** self.tau.get_value())
         self.n_positions = len(self.profiles.offsets)
         # x is the cosine plus one: the axes meet at cos = -1.
@@ -204,8 +202,10 @@ class KernelVariants(LectureScene):
         self.legend.arrange(RIGHT, buff=0.6).move_to([CONTENT_X, LEGEND_Y, 0])
         self.content_frame = VGroup(self.content_axes, content_titles)
         self.position_frame = self.position_panel()
-        self.slider = LogSlider(*self.tau_range, length=5.0).move_to([-1.2, -2.55, 0])
-        self.readout = Readout(r"\tau =", 1.0, decimals=2, widest=self.tau_range[1], color=theme.TEMPERATURE)
+        self.slider = LogSlider(*self.params.tau_range, length=5.0).move_to([-1.2, -2.55, 0])
+        self.readout = Readout(
+            r"\tau =", 1.0, decimals=2, widest=self.params.tau_range[1], color=theme.TEMPERATURE
+        )
         self.readout.next_to(self.slider, RIGHT, buff=0.8)
         self.live = VGroup(*self.content_curves, self.slider, self.readout)
         self.refresh()
@@ -303,8 +303,10 @@ class KernelVariants(LectureScene):
 
     def sweep_temperature(self) -> None:
         """Move the slider: the content curves sharpen and flatten; the position profile stays put."""
-        cold, warm = self.tau_path[1:]
-        start, low, high = (self.readout.text_for(tau) for tau in self.tau_path)  # as the readout prints them
+        cold, warm = self.params.tau_path[1:]
+        start, low, high = (
+            self.readout.text_for(tau) for tau in self.params.tau_path
+        )  # as the readout prints them
         with self.beat(
             "sharpen",
             "Lower the temperature: softmax sharpens onto the most similar keys, linear attention stays "
@@ -476,7 +478,7 @@ class KernelVariants(LectureScene):
     def show_position_prior(self) -> None:
         """Content weights x position prior = attention weights, for ALiBi then T5."""
         n = self.n_prior_keys
-        self.scores = np.random.default_rng(self.seed).normal(size=n)
+        self.scores = np.random.default_rng(self.params.seed).normal(size=n)
         alibi = alibi_bias(n, 0.25)[-1]
         t5 = t5_bias(n, stylized_t5_bucket_values(bidirectional=False), bidirectional=False)[-1]
         panels = self.prior_panels(alibi, t5)

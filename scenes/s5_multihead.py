@@ -27,13 +27,14 @@ from manim import (
     VGroup,
 )
 
-from attnmath import Sentence, distinctive_queries, stylized_heads
+from attnmath import distinctive_queries, stylized_heads
 from drawing import theme
 from drawing.blocks import matrix_block
 from drawing.pointing import in_turn
 from drawing.sentence import WordRows
 from drawing.tokens import Heatmap
 from drawing.widgets import label, math
+from lecture.parameters import HeadRoutingParameters
 from lecture.questions import questions_for
 from narration.narrator import Spoken
 from scenes.base import SAID, LectureScene, Said
@@ -103,14 +104,12 @@ class RoutingColumns(VGroup):
         )
 
 
-class HeadRouting(TrainedHeads, LectureScene):
+class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
     """Each head's routing as lines from query words to key words, then all four as heatmaps feeding W_O."""
-
-    sentence: Sentence  # lecture.parameters
 
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""
-        self.heads = stylized_heads(self.sentence, causal=True)
+        self.heads = stylized_heads(self.params.sentence, causal=True)
         self.spotlights = distinctive_queries(self.heads.weights)
         with self.beat("title", "Section five. Multi-head attention: many statistics at once.", shows=SAID):
             self.title_card()
@@ -118,7 +117,7 @@ class HeadRouting(TrainedHeads, LectureScene):
             "sentence",
             "One sentence, each word seeing itself and earlier words. "
             "A multi-head layer runs several attention patterns over it at once.",
-            shows=f"Words appear: {as_sentence(self.sentence.texts)}",
+            shows=f"Words appear: {as_sentence(self.params.sentence.texts)}",
         ):
             self.show_sentence()
         with self.beat(
@@ -161,13 +160,13 @@ class HeadRouting(TrainedHeads, LectureScene):
     # --- the sentence, then one head at a time ------------------------------------------
     def show_sentence(self) -> None:
         """The words, large, read left to right."""
-        self.words = WordRows(self.sentence.texts, top=2.75, bottom=-2.35, size=56)
+        self.words = WordRows(self.params.sentence.texts, top=2.75, bottom=-2.35, size=56)
         appear = (FadeIn(word, shift=0.1 * UP) for word in self.words.boxes)
         self.play(LaggedStart(*appear, lag_ratio=0.3), run_time=3.5)
 
     def show_columns(self) -> None:
         """The sentence becomes two columns, queries and keys; each head's own projections are named."""
-        self.columns = RoutingColumns(self.sentence.texts)
+        self.columns = RoutingColumns(self.params.sentence.texts)
         self.top_line: Mobject = math(
             r"\text{each head: its own } W_Q,\ W_K,\ W_V", color=theme.TEXT
         ).move_to(3.2 * UP)
@@ -207,7 +206,7 @@ class HeadRouting(TrainedHeads, LectureScene):
 
     def spotlight_text(self, h: int) -> str:
         """Where the spotlit query word's weight goes under head h, as a sentence."""
-        i, texts = int(self.spotlights[h]), self.sentence.texts
+        i, texts = int(self.spotlights[h]), self.params.sentence.texts
         row = self.heads.weights[h][i]
         where = {j: "itself" if j == i else f'"{texts[j]}"' for j in self.named_keys(h)}
         parts = [f"{100 * row[j]:.0f} percent on {place}" for j, place in where.items()]
@@ -215,7 +214,7 @@ class HeadRouting(TrainedHeads, LectureScene):
 
     def head_shows(self, h: int) -> str | Said:
         """The audio description of head h's beat: what its lines do that the narration does not say."""
-        w, texts = self.heads.weights[h], self.sentence.texts
+        w, texts = self.heads.weights[h], self.params.sentence.texts
         if h == 0:
             return SAID  # one token back, and the spotlit word's weight: both spoken
         if h == 1:

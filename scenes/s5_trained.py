@@ -66,9 +66,10 @@ class ModelView:
 
 
 if TYPE_CHECKING:
+    from lecture.parameters import HeadRoutingParameters
     from scenes.base import LectureScene
 
-    _Scene = LectureScene
+    _Scene = LectureScene[HeadRoutingParameters]
 else:
     _Scene = object
 
@@ -86,7 +87,7 @@ class TrainedHeads(_Scene):
 
     def show_trained(self) -> None:
         """The model view, head one's measured twin, the attention sink, and what the model does not show."""
-        found = real_heads(self.sentence)
+        found = real_heads(self.params.sentence)
         self.clear_for_trained()
         view = self.model_view(found)
         n_layers, n_heads = found.run.attention.shape[:2]

@@ -40,6 +40,7 @@ from attnmath import (
 from drawing import theme
 from drawing.flow import baseline_of, flow_words
 from drawing.widgets import BarPanel, label, math, wrapped
+from lecture.parameters import KVCacheParameters
 from lecture.questions import questions_for
 from scenes.base import SAID, LectureScene
 from scenes.s6_why_raw import MODEL, WhyRawCache
@@ -65,13 +66,8 @@ def fit_word(word: str, width: float, color: str) -> Text:
     return mob
 
 
-class KVCacheGrowth(WhyRawCache, LectureScene):
+class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
     """Decode token by token: a uniform head folds into a running sum; pointer heads need the raw cache."""
-
-    words: tuple[str, ...]  # lecture.parameters
-    n_prompt: int  # lecture.parameters
-    strength: float  # lecture.parameters
-    seed: int  # lecture.parameters
 
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""
@@ -79,17 +75,18 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
         with self.beat("title", "Section six. Causal masking and the k v cache.", shows=SAID):
             self.title_card()
         self.build_prompt()
+        words, n_prompt = self.params.words, self.params.n_prompt
         with self.beat(
             "autoregressive",
             "Generation is autoregressive: each token is predicted from those before it. "
             "The causal mask lets each query row see only itself and earlier keys.",
-            shows=f'After "{as_text(self.words[: self.n_prompt])}" comes "{self.words[self.n_prompt]}"; '
-            f"then a {len(self.words)} by {len(self.words)} mask grid lights.",
+            shows=f'After "{as_text(words[:n_prompt])}" comes "{words[n_prompt]}"; '
+            f"then a {len(words)} by {len(words)} mask grid lights.",
         ):
             self.show_autoregressive()
             self.until_said("causal mask")
             self.show_mask()
-        steps = list(range(self.n_prompt, len(self.words)))
+        steps = list(range(n_prompt, len(words)))
         half = (len(steps) + 1) // 2
         with self.beat(
             "caches",
@@ -98,12 +95,12 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
             shows="Each new word adds a key and value column, with weight bars, for two heads.",
         ):
             self.play(FadeOut(self.grid), run_time=0.6)
-            self.fade_in(*self.text[: self.n_prompt], self.head_labels, self.legend, *self.prompt)
+            self.fade_in(*self.text[: self.params.n_prompt], self.head_labels, self.legend, *self.prompt)
             self.decode_steps(steps[:half])
         with self.beat(
             "two-heads",
             "The uniform head weighs them equally; the previous-token head picks the token just before.",
-            shows=f'Decoding reaches "{as_text(self.words).rstrip(".!?")}"; uniform bars shrink.',
+            shows=f'Decoding reaches "{as_text(self.params.words).rstrip(".!?")}"; uniform bars shrink.',
         ):
             self.decode_steps(steps[half:])
         self.collapse_uniform_head()
@@ -140,9 +137,9 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
     # --- the numbers: real decoding through two caches ----------------------------
     def decode(self) -> None:
         """Run both heads through KVCache step by step; record every step's weights."""
-        n = len(self.words)
-        values = np.random.default_rng(self.seed).normal(size=(n, 2))
-        w_q, w_k = previous_token_projections(n, self.strength)
+        n = len(self.params.words)
+        values = np.random.default_rng(self.params.seed).normal(size=(n, 2))
+        w_q, w_k = previous_token_projections(n, self.params.strength)
         uniform, pointer, summary = KVCache(n, 2), KVCache(n, 2), RunningSummary(2)
         self.weights: list[tuple[np.ndarray, np.ndarray]] = []
         self.summary_matches: list[bool] = []
@@ -160,7 +157,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
     @property
     def col(self) -> float:
         """Width of one cached position's column."""
-        return min(1.15, (theme.SAFE_RIGHT - LEFT_X) / len(self.words))
+        return min(1.15, (theme.SAFE_RIGHT - LEFT_X) / len(self.params.words))
 
     def column_x(self, i: int) -> float:
         """Scene x of cached position i."""
@@ -193,12 +190,12 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
 
     def mask_grid(self) -> VGroup:
         """The causal mask, T x T, its rows (queries) and columns (keys) named by the tokens."""
-        n, allowed = len(self.words), causal_mask(len(self.words))
-        rows = VGroup(*(label(w, small=True, color=theme.QUERY) for w in self.words))
+        n, allowed = len(self.params.words), causal_mask(len(self.params.words))
+        rows = VGroup(*(label(w, small=True, color=theme.QUERY) for w in self.params.words))
         row_w = max(r.width for r in rows)
         cell_w = min(1.2, (theme.SAFE_RIGHT - theme.SAFE_LEFT - row_w - 0.2) / n)
         cell_h = min(0.5, (theme.SAFE_TOP - theme.SAFE_BOTTOM - 1.9) / n)
-        cols = VGroup(*(fit_word(w, cell_w - 0.08, theme.KEY) for w in self.words))
+        cols = VGroup(*(fit_word(w, cell_w - 0.08, theme.KEY) for w in self.params.words))
         grid = VGroup()
         for i in range(n):
             for j in range(n):
@@ -224,7 +221,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
 
     def build_prompt(self) -> None:
         """The text being generated, the mask, the two heads' caches holding the prompt."""
-        self.text = flow_words(self.words, width=theme.SAFE_RIGHT - theme.SAFE_LEFT, max_lines=2)
+        self.text = flow_words(self.params.words, width=theme.SAFE_RIGHT - theme.SAFE_LEFT, max_lines=2)
         self.text.move_to([theme.SAFE_LEFT, TEXT_Y, 0], aligned_edge=UP + LEFT)
         self.plan_rows(self.text.get_bottom()[1] - 0.2)
         self.grid = self.mask_grid()
@@ -237,7 +234,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
         )
         self.prompt: list[VGroup] = []
         for h, y in enumerate(self.key_ys):
-            for i in range(self.n_prompt):
+            for i in range(self.params.n_prompt):
                 self.columns[h].append(self.kv_column(i, y))
                 self.prompt.append(self.columns[h][-1])
         self.legend = VGroup()
@@ -252,7 +249,9 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
     def show_autoregressive(self) -> None:
         """The prompt, a brace over what came before, and an arrow to the next token's slot."""
         width = theme.SAFE_RIGHT - theme.SAFE_LEFT - 1.0
-        big = flow_words(self.words[: self.n_prompt + 1], width=width, size=theme.TITLE_SIZE, max_lines=2)
+        big = flow_words(
+            self.params.words[: self.params.n_prompt + 1], width=width, size=theme.TITLE_SIZE, max_lines=2
+        )
         big.move_to(0.8 * UP)
         prompt, nxt = VGroup(*big[:-1]), big[-1]
         brace = Brace(prompt, DOWN, color=theme.MUTED)
@@ -267,7 +266,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene):
 
     def show_mask(self) -> None:
         """The mask's grid; its rows light one after another, each up to its own column."""
-        n = len(self.words)
+        n = len(self.params.words)
         self.fade_in(self.grid, run_time=1.0)
         rows = [VGroup(*self.grid[0][t * n : t * n + t + 1]) for t in range(n)]
         fills = [row.animate.set_fill(opacity=0.85) for row in rows]

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from dataclasses import fields
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
-from lecture.clips import LECTURE
-from lecture.config import LectureConfig, apply_overrides, load_config
-from lecture.parameters import PARAMETERS, ConfigError, KVCacheParameters, keys_table, parameters_of
+from lecture.clips import LECTURE, find_clip
+from lecture.config import LectureConfig, load_config
+from lecture.parameters import (
+    PARAMETERS,
+    ConfigError,
+    KVCacheParameters,
+    Parameters,
+    keys_table,
+    parameters_of,
+)
 from lecture.settings import ENV, SceneSettings
 from scenes import load_scene
 
@@ -21,12 +27,11 @@ def test_every_model_belongs_to_a_clip_of_the_lecture():
     assert set(PARAMETERS) <= {c.scene for c in LECTURE}
 
 
-@pytest.mark.parametrize("scene", sorted(PARAMETERS))
-def test_a_scene_declares_its_parameters_but_holds_no_values_of_its_own(scene):
+@pytest.mark.parametrize("scene", [c.scene for c in LECTURE])
+def test_a_scene_names_its_model_and_holds_no_values_of_its_own(scene):
     cls = load_scene(next(c for c in LECTURE if c.scene == scene))
-    for f in fields(PARAMETERS[scene]):
-        declared = any(f.name in vars(k).get("__annotations__", {}) for k in cls.__mro__)
-        assert declared, f"{scene} does not declare {f.name}"
+    assert cls.parameters_model() is PARAMETERS.get(scene, Parameters)
+    for f in fields(cls.parameters_model()):
         assert not any(f.name in vars(k) for k in cls.__mro__), f"{scene} holds a value of {f.name}"
 
 
@@ -38,11 +43,24 @@ def test_the_readme_table_of_keys_is_the_models():
 def test_a_scene_gets_the_lecturers_values_and_the_defaults_of_the_rest(tmp_path, monkeypatch):
     path = tmp_path / "lecture.toml"
     path.write_text('[KVCacheGrowth]\nwords = ["a", "b", "c"]\nn_prompt = 2\n')
-    monkeypatch.setenv(ENV, SceneSettings(config=path).env()[ENV])
-    scene = SimpleNamespace(script_name=lambda: "KVCacheGrowth")
-    apply_overrides(scene)
-    assert (scene.words, scene.n_prompt) == (("a", "b", "c"), 2)
-    assert (scene.strength, scene.seed) == (KVCacheParameters.strength, KVCacheParameters.seed)
+    monkeypatch.setenv(ENV, SceneSettings(config=path).env()[ENV])  # as the build gives a manim process
+    scene = load_scene(find_clip("KVCacheGrowth"))()
+    scene.setup()
+    assert (scene.params.words, scene.params.n_prompt) == (("a", "b", "c"), 2)
+    assert (scene.params.strength, scene.params.seed) == (KVCacheParameters.strength, KVCacheParameters.seed)
+    assert scene.lecture.path == path
+
+
+def test_a_scene_naming_another_scenes_model_is_a_bug():
+    from lecture.parameters import TitleParameters
+    from scenes.base import LectureScene
+
+    class KVCacheGrowth(LectureScene[TitleParameters]):
+        def construct(self) -> None:
+            pass
+
+    with pytest.raises(TypeError, match="bug: KVCacheGrowth names TitleParameters, but its data is a KVCach"):
+        KVCacheGrowth().setup()
 
 
 def test_the_lecture_file_is_checked_by_the_models(tmp_path):
