@@ -293,7 +293,7 @@ def test_s6_data_are_the_scenes_own_decoding():
     from scenes.s6_kv_cache import KVCacheGrowth
 
     p = KVCacheParameters()
-    stub = SimpleNamespace(words=p.words, strength=p.strength, seed=p.seed)
+    stub = SimpleNamespace(params=p)  # what the scene is given in setup
     KVCacheGrowth.decode(stub)  # the scene's own method, on the scene's own parameters
     ours = decode_weights(p.words, p.strength, p.seed)
     for (u, p), (u2, p2) in zip(stub.weights, ours, strict=True):
@@ -306,7 +306,7 @@ def test_s2_data_are_the_scenes_own_samples():
     from scenes.s2_kernel_regression import KernelRegressionCollapse as S
 
     params = KernelRegressionParameters()
-    stub = SimpleNamespace(**params.values())  # what the scene is given in setup
+    stub = SimpleNamespace(params=params)  # what the scene is given in setup
     S.compute(stub)
     data = figure_data("KernelRegressionCollapse")[1]
     assert data["x"] == stub.x.tolist() and data["y"] == stub.y.tolist()

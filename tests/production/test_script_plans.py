@@ -35,7 +35,7 @@ def dry_runs(monkeypatch) -> list[str]:
         runs.append(clip.scene)
         text = f"{clip.scene} speaks, dry run {len(runs)}."
         beat = Beat(f"{clip.scene}.01-only", text, 0.0, 2.0, "none", "none", (), (Cue(0.0, 2.0, text),))
-        return SimpleNamespace(beats=[beat], renderer=SimpleNamespace(time=2.0))
+        return SimpleNamespace(beats=[beat], beat_spans=[(beat.id, 0, 0)], renderer=SimpleNamespace(time=2.0))
 
     monkeypatch.setattr(script, "dry_run", fake)
     return runs
