@@ -8,10 +8,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import av
+import numpy as np
 
 from atomic_files import replacing
 
-__all__ = ["VideoInfo", "probe", "save_last_frame", "concat_videos"]
+__all__ = ["VideoInfo", "probe", "save_last_frame", "concat_videos", "block_means"]
 
 
 @dataclass(frozen=True)
@@ -176,3 +177,27 @@ class _AudioSplice:
         packet.stream = self.stream
         self.cursor += self.size
         self.sink.mux(packet)
+
+
+def block_means(image: np.ndarray, block: int) -> np.ndarray:
+    """``image`` (H, W, ...) at 1/``block`` of its size, each pixel its block's mean, in float64.
+
+    A ragged edge is dropped. The pixel audits (:mod:`production.flashes`,
+    :mod:`production.motion`) shrink every frame with it. The block is summed
+    one row and one column at a time: a mean over two strided axes at once is
+    five times slower on a 480p RGB frame.
+
+    >>> block_means(np.arange(16.0).reshape(4, 4), 2).tolist()
+    [[2.5, 4.5], [10.5, 12.5]]
+    >>> block_means(np.ones((5, 5, 3)), 2).shape
+    (2, 2, 3)
+    """
+    h, w = (image.shape[0] // block) * block, (image.shape[1] // block) * block
+    blocks = image[:h, :w].reshape(h // block, block, w // block, block, *image.shape[2:])
+    rows = blocks[:, 0].astype(np.float64)
+    for i in range(1, block):
+        rows += blocks[:, i]
+    cells = rows[:, :, 0].copy()
+    for j in range(1, block):
+        cells += rows[:, :, j]
+    return cells / (block * block)

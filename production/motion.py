@@ -25,6 +25,7 @@ import av
 import numpy as np
 
 from drawing.theme import BACKGROUND
+from production.media import block_means
 
 __all__ = [
     "HELD_SECONDS",
@@ -110,8 +111,7 @@ def blocks(grey: np.ndarray) -> np.ndarray:
     >>> blocks(np.arange(16.0).reshape(4, 4)).tolist()
     [[7.5]]
     """
-    h, w = grey.shape[0] // SCALE * SCALE, grey.shape[1] // SCALE * SCALE
-    return grey[:h, :w].reshape(h // SCALE, SCALE, w // SCALE, SCALE).mean(axis=(1, 3))
+    return block_means(grey, SCALE)
 
 
 def speech_spans(beats: Sequence[dict]) -> list[tuple[float, float, str]]:

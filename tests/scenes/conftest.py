@@ -5,7 +5,9 @@ from __future__ import annotations
 import atexit
 import shutil
 import tempfile
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -111,7 +113,7 @@ class SceneRun:
         self.problems: list[str] = []
         self.size_problems: list[str] = []
         self.checks: list[FrameCheck] = []
-        self.readings: list = []
+        self.readings: list[Any] = []
         sampler = SAMPLERS.get(clip.scene)
 
         class Checked(base):  # type: ignore[misc, valid-type]
@@ -158,16 +160,13 @@ AUDIT_EVERY = 0.5
 SAMPLERS = {"TemperatureSweep": sweep_reading}
 """Per scene, what to read off each audited frame (kept in the run's ``readings`` when not None)."""
 
-_shared_media: list[Path] = []
 
-
+@cache
 def shared_media() -> Path:
     """This test process's media folder for scene runs (removed when the process exits)."""
-    if not _shared_media:
-        folder = Path(tempfile.mkdtemp(prefix="scene-runs-"))
-        atexit.register(shutil.rmtree, folder, ignore_errors=True)
-        _shared_media.append(folder)
-    return _shared_media[0]
+    folder = Path(tempfile.mkdtemp(prefix="scene-runs-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 @pytest.fixture(scope="session")
