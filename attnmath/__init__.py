@@ -12,6 +12,7 @@ from attnmath.attention import (
     linear_attention,
     linear_attention_weights,
 )
+from attnmath.context import LOAN_SENTENCE, ContextPull, context_pull
 from attnmath.datasets import noisy_sine
 from attnmath.encoder import (
     MAX_TOKENS,
@@ -210,6 +211,9 @@ __all__ = [
     "attention_sink",
     "RealHeads",
     "real_heads",
+    "LOAN_SENTENCE",
+    "ContextPull",
+    "context_pull",
     "MATCH_THRESHOLD",
     "SINK_THRESHOLD",
     "STYLISED_SCORES",

@@ -15,7 +15,7 @@ from drawing.text import label, wrapped
 
 __all__ = ["Curtain", "predict_card", "THINK_SECONDS", "CURTAIN_OPACITY"]
 
-THINK_SECONDS = 1.5
+THINK_SECONDS = 1.0
 """How long the question holds after it has been spoken, for the viewer to predict (the card reads
 "Pause and predict": a student who needs longer pauses the player)."""
 CURTAIN_OPACITY = 0.92

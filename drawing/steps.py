@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 from manim import (
     DOWN,
+    LEFT,
+    RIGHT,
     UP,
     Animation,
     FadeIn,
@@ -116,6 +118,34 @@ class EquationSteps:
             terms = LaggedStart(*(Write(part) for part in main), lag_ratio=0.35)
             self.scene.play(terms, run_time=self.write_seconds)
         self.mark(*marks, at=at)
+
+    def recap(self, lines: Sequence[Sequence[str]], notes: Sequence[str], *marks: Mark, size: float) -> None:
+        """End the derivation on its whole chain: every line stacked, its ``=`` aligned, a note beside each.
+
+        ``lines`` are the steps' TeX, one argument per term, the relation (``=``) second; all but the
+        last come in together, readable at ``size``, and the last, the beat's own step, is written
+        under them and boxed with ``marks`` (a mark's gloss would fall under the frame: leave it empty).
+        """
+        rows = [math(*parts, size=size, colors=self.colors) for parts in lines]
+        column = VGroup(*rows).arrange(DOWN, buff=0.22, aligned_edge=LEFT)
+        column.set_y((theme.SAFE_TOP + theme.SAFE_BOTTOM) / 2)
+        relation_x = theme.SAFE_LEFT + max(row[0].width for row in rows) + 0.3
+        for row in rows:
+            row.shift((relation_x - row[1].get_left()[0]) * RIGHT)
+        names = [label(note, color=theme.MUTED, small=True) for note in notes]
+        widest = max(name.width for name in names)
+        note_x = min(max(row.get_right()[0] for row in rows) + 0.5, theme.SAFE_RIGHT - widest)
+        for name, row in zip(names, rows, strict=True):
+            name.move_to([note_x, row.get_y(), 0.0], aligned_edge=LEFT)
+        self.scene.play(FadeOut(self.header), FadeOut(self.main), FadeOut(self.marks), run_time=0.6)
+        chain = [FadeIn(VGroup(row, name), shift=0.2 * DOWN) for row, name in zip(rows, names, strict=True)]
+        chain.pop()  # the last row is the beat's own step: written below
+        self.scene.play(LaggedStart(*chain, lag_ratio=0.3), run_time=1.8)
+        self.header, self.main, self.marks = VGroup(*rows[:-1], *names), rows[-1], VGroup()
+        self.main_size = size
+        terms = LaggedStart(*(Write(part) for part in rows[-1]), lag_ratio=0.35)
+        self.scene.play(terms, FadeIn(names[-1]), run_time=self.write_seconds)
+        self.mark(*marks)
 
     def _follow(self, mob: Mobject, shrunk: Mobject, factor: float) -> np.ndarray:
         """Where ``mob``'s centre goes when the current step is scaled by ``factor`` onto ``shrunk``."""

@@ -7,6 +7,7 @@ Every text carries ``least_size``: the smallest font size it may be shown at
 
 from __future__ import annotations
 
+import re
 from typing import TypeVar
 
 from manim import DOWN, LEFT, ORIGIN, MathTex, Mobject, Text, VGroup
@@ -115,6 +116,12 @@ def math(
     math (tick values, shapes) that may be as small as ``theme.SMALL_SIZE``.
     """
     mapping = {**theme.TEX_COLORS, **(colors or {})}
+    for key in mapping:
+        split = [c for t in tex for c in re.findall(r"\\[A-Za-z]+", t) if key in c and key != c]
+        if split:
+            raise ValueError(
+                f"bug: colouring {key!r} would split the TeX command {split[0]!r}; write it another way"
+            )
     mob = light(MathTex(*tex, font_size=size, color=color, tex_to_color_map=mapping))
     mob.least_size = theme.SMALL_SIZE if small else theme.LABEL_SIZE  # type: ignore[attr-defined]
     return mob

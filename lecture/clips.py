@@ -26,6 +26,9 @@ class Clip:
         Human title, shown in listings and the manifest.
     seconds : float
         Length of the narrated clip with the draft voice (for listings and planning).
+    reads : tuple of str
+        Other scenes whose lecturer data this clip shows too (the recap shows section 3's scores), so
+        that an override of theirs makes this clip out of date as well.
     """
 
     scene: str
@@ -33,6 +36,7 @@ class Clip:
     section: str
     title: str
     seconds: float = 45.0
+    reads: tuple[str, ...] = ()
 
     @property
     def path(self) -> Path:
@@ -48,7 +52,14 @@ LECTURE: tuple[Clip, ...] = (
     Clip("KernelVariants", "s4_kernel_variants", "4", "Kernel variants", 118.0),
     Clip("HeadRouting", "s5_multihead", "5", "Multi-head: many statistics at once", 99.0),
     Clip("KVCacheGrowth", "s6_kv_cache", "6", "Causal masking and the KV cache", 108.0),
-    Clip("AdaptiveSufficiency", "s7_adaptive_sufficiency", "7", "Adaptive sufficiency", 45.0),
+    Clip(
+        "AdaptiveSufficiency",
+        "s7_adaptive_sufficiency",
+        "7",
+        "Adaptive sufficiency",
+        45.0,
+        ("TemperatureSweep",),
+    ),
 )
 
 

@@ -106,6 +106,8 @@ class LectureConfig:
             "overrides": self.raw.get(clip.scene, {}),
             "voice": self.voice,  # the engine's settings are in narration/voice.py, hashed with the code
         }
+        if clip.reads:
+            part["reads"] = {scene: self.raw.get(scene, {}) for scene in clip.reads}
         if recordings:
             found = self.recordings(clip)
             part["recordings"] = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in found}

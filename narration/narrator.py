@@ -35,6 +35,7 @@ __all__ = [
     "LINE",
     "MAX_CPS",
     "BREATH",
+    "SECTION_BREATH",
     "pause_after",
     "Cue",
     "Spoken",
@@ -53,7 +54,8 @@ CUE_MARGIN = 0.001
 7 s, written as 00:01:02,650 --> 00:01:09,650 and subtracted back, reads 7.000000000000007 s."""
 SENTENCE_PAUSE = 0.45  # seconds of silence after a chunk that ends a sentence,
 CLAUSE_PAUSE = 0.25  # and after one that ends at a clause break (a comma, "and", "which" ...)
-BREATH = 0.3  # seconds after a beat's speech before the next beat starts
+BREATH = 0.2  # seconds after a beat's speech before the next one (about 0.3 s of silence with Piper's tail)
+SECTION_BREATH = 0.35  # after a clip's last beat: clips joined into the lecture still part with a clear pause
 ESTIMATE_WPM = 150  # words a minute, when timing is estimated without a voice (the script command)
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")

@@ -34,7 +34,7 @@ from lecture.parameters import Parameters
 from lecture.questions import Question
 from lecture.settings import SceneSettings
 from narration.beats import Beat, BeatsRecord, Description
-from narration.narrator import BREATH, NarrationSettings, Narrator, Spoken
+from narration.narrator import BREATH, SECTION_BREATH, NarrationSettings, Narrator, Spoken
 from scenes.onscreen import visible_equations
 
 __all__ = ["LectureScene", "live_parts", "SAID", "Said"]
@@ -132,7 +132,9 @@ class LectureScene(Scene, Generic[P]):
         return next(k.__name__ for k in cls.__mro__ if "construct" in vars(k) or k is LectureScene)
 
     @contextmanager
-    def beat(self, slug: str, text: str, shows: str | Said | None = None) -> Iterator[Spoken]:
+    def beat(
+        self, slug: str, text: str, shows: str | Said | None = None, *, ends_section: bool = False
+    ) -> Iterator[Spoken]:
         """One beat of the storyboard: its narration is spoken while the body animates.
 
         ``shows`` is the beat's audio description: what its picture shows that
@@ -162,14 +164,20 @@ class LectureScene(Scene, Generic[P]):
         self.beat_equations: list[str] = []
         yield spoken
         self.check_live(beat_id)
-        self.hold(start + spoken.duration + BREATH - self.renderer.time)
+        breath = SECTION_BREATH if ends_section else BREATH  # a clip's last beat leaves room before the next
+        self.hold(start + spoken.duration + breath - self.renderer.time)
         self.note_equations()
         self.record_beat(spoken, start, self.describe(beat_id, shows))
         self.beat_spans.append((beat_id, first, self.renderer.num_plays - 1))
         self.state_wanted = True  # so does the next animation, in a beat or not
 
     def pause_and_predict(
-        self, question: Question, answer: Callable[[Spoken], None], shows: str | Said = SAID
+        self,
+        question: Question,
+        answer: Callable[[Spoken], None],
+        shows: str | Said = SAID,
+        *,
+        ends_section: bool = False,
     ) -> None:
         """Ask ``question`` over the dimmed picture, hold for the viewer to think, then ``answer`` shows it.
 
@@ -185,7 +193,9 @@ class LectureScene(Scene, Generic[P]):
         with self.beat("predict", question.spoken, shows=SAID):
             self.play(FadeIn(curtain), FadeIn(card, shift=0.2 * UP), run_time=0.8)
             self.hold(self.speech_left() + THINK_SECONDS)
-        with self.beat("predict-answer", question.spoken_answer, shows=shows) as spoken:
+        with self.beat(
+            "predict-answer", question.spoken_answer, shows=shows, ends_section=ends_section
+        ) as spoken:
             self.play(FadeOut(curtain), FadeOut(card), run_time=0.6)
             answer(spoken)
 
@@ -230,13 +240,17 @@ class LectureScene(Scene, Generic[P]):
 
         A phrase the narration never says is a bug in the scene, and is reported as one.
         """
+        self.hold(self.seconds_until(words))
+
+    def seconds_until(self, words: str) -> float:
+        """Seconds from now until the current beat's narration says ``words`` (negative once said)."""
         spoken = self.spoken
         found = [(c, t) for c in spoken.cues if words in (t := " ".join(c.text.split()))]
         if not found:
             raise RuntimeError(f"bug in {spoken.beat_id}: its narration never says {words!r}")
         cue, text = found[0]
         at = cue.start + cue.duration * text.index(words) / len(text)
-        self.hold(self.speech_ends - spoken.duration + at - self.renderer.time)
+        return self.speech_ends - spoken.duration + at - self.renderer.time
 
     def hold(self, seconds: float) -> None:
         """Hold the frame for ``seconds`` (nothing when it is less than one frame).

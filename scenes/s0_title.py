@@ -12,8 +12,6 @@ from manim import (
     RIGHT,
     UP,
     Animation,
-    ArcBetweenPoints,
-    Circle,
     Circumscribe,
     Create,
     FadeIn,
@@ -26,7 +24,9 @@ from manim import (
     Write,
 )
 
+from attnmath import LOAN_SENTENCE
 from drawing import theme
+from drawing.arcs import mix_arcs, on_baseline
 from drawing.widgets import fit_width, label, math, wrapped
 from lecture.parameters import TitleParameters
 from scenes.base import SAID, LectureScene
@@ -37,27 +37,13 @@ __all__ = ["LectureTitle"]
 # Two sentences in which "bank" needs its context, the word that settles it, and what it then means.
 SENTENCES = (
     (("she", "sat", "on", "the", "river", "bank"), "river", "a riverside"),
-    (("the", "bank", "raised", "rates"), "rates", "a lender"),
+    (LOAN_SENTENCE, "loan", "a lender"),  # section 5 measures this one in a trained model
 )
 OUTLINE_WORDS = 25
 """Words the outline's description may take to name the sections between the first and last (the one
 description allowed past 15 words: a listener has no other way to learn the lecture's plan)."""
 # How much "bank" might draw on each word of the first sentence: drawn by hand, and labelled so.
 ILLUSTRATIVE_MIX = (0.04, 0.08, 0.04, 0.04, 0.6, 0.2)
-
-
-def mix_arcs(row: VGroup, bank: int, mix: tuple[float, ...]) -> VGroup:
-    """An arc from word ``bank`` of ``row`` to each word (a loop over itself), as wide as its weight."""
-    arcs = VGroup()
-    for j, w in enumerate(mix):
-        start, end = row[bank].get_top() + 0.1 * UP, row[j].get_top() + 0.1 * UP
-        arc = (
-            ArcBetweenPoints(start, end, angle=0.6 * np.pi if j < bank else -0.6 * np.pi)
-            if j != bank
-            else Circle(radius=0.18).move_to(start + 0.2 * UP)
-        )
-        arcs.add(arc.set_stroke(theme.WEIGHT, width=2.0 + 14.0 * w, opacity=0.35 + 0.65 * w))
-    return arcs
 
 
 def illustrative_mix(words: tuple[str, ...], cue: str) -> tuple[float, ...]:
@@ -87,14 +73,14 @@ class LectureTitle(LectureScene[TitleParameters]):
         with self.beat(
             "bank",
             'The word bank means a riverside in "she sat on the river bank", '
-            'but a lender in "the bank raised rates".',
+            'but a lender in "she took a loan from the bank".',
             shows=self.sentences_description(),
         ):
             self.show_sentences()
         with self.beat(
             "mix",
             "Attention lets each word take a weighted mix of all the words, "
-            "its weights computed from what the words say, not fixed for each slot.",
+            "weights that can depend on what they say, not just their slots.",
             shows=self.mix_description(),
         ):
             self.show_mix()
@@ -108,26 +94,28 @@ class LectureTitle(LectureScene[TitleParameters]):
             self.show_weighted_sum()
         with self.beat(
             "weights",
-            "Each weight, alpha i, grows exponentially with the dot product of q and a key, k i, "
-            "divided by a temperature, tau.",
+            "Each weight, alpha i, is proportional to e to the power q dot k i over tau: "
+            "k i is a key, tau a temperature.",
             shows=SAID,  # the narration reads the formula for alpha i, symbol by symbol
         ):
             self.show_weights()
         with self.beat(
             "projections",
-            "Where do q, k and v come from? Each is a learned projection of a token's embedding, x, "
-            "the vector standing for it.",
+            "Each of q, k and v is a learned projection of a token's vector, x: "
+            "its embedding, or a lower layer's output.",
             shows="q equals W Q x; k i, v i likewise use W K, W V.",
         ):
             self.show_projections()
         with self.beat(
             "temperature",
-            "Transformers set the temperature, tau, to the square root of d k, "
-            "the number of entries in each key.",
+            "The original transformer sets tau to root d k, the entries per key, "
+            "so unit-variance entries give unit-spread scores.",
             shows=SAID,  # the rule and its gloss are the narration's words; the box only points at tau
         ):
             self.show_temperature()
-        with self.beat("outline", self.outline_narration(), shows=self.outline_description()):
+        with self.beat(
+            "outline", self.outline_narration(), shows=self.outline_description(), ends_section=True
+        ):
             self.play(FadeOut(self.origins), run_time=0.6)
             self.show_outline()
 
@@ -136,7 +124,9 @@ class LectureTitle(LectureScene[TitleParameters]):
         """The two sentences, "bank" in yellow in each, the deciding word and the meaning under it."""
         rows = []
         for words, cue, meaning in SENTENCES:
-            row = VGroup(*(label(w, size=theme.TITLE_SIZE) for w in words)).arrange(RIGHT, buff=0.35)
+            row = on_baseline(
+                VGroup(*(label(w, size=theme.TITLE_SIZE) for w in words)).arrange(RIGHT, buff=0.35)
+            )
             for word, text in zip(row, words, strict=True):
                 word.set_color(theme.QUERY if text == "bank" else theme.KEY if text == cue else theme.TEXT)
             bank = row[words.index("bank")]
@@ -158,10 +148,10 @@ class LectureTitle(LectureScene[TitleParameters]):
         self.sentences.add(self.arcs, note)
         self.play(Create(self.arcs), run_time=2.0)
         self.play(FadeIn(note), Circumscribe(self.rows[0][words.index(cue)], color=theme.KEY), run_time=1.5)
-        self.when_said("computed from", *self.rates_arcs(), run_time=1.5)
+        self.when_said("can depend on", *self.second_arcs(), run_time=1.5)
 
-    def rates_arcs(self) -> list[Animation]:
-        """The second sentence's arcs: "bank" sits in another slot and weighs other words ("rates" most)."""
+    def second_arcs(self) -> list[Animation]:
+        """The second sentence's arcs: "bank" sits in another slot and weighs other words ("loan" most)."""
         words, cue, _meaning = SENTENCES[1]
         arcs = mix_arcs(self.rows[1], words.index("bank"), illustrative_mix(words, cue))
         self.sentences.add(arcs)
@@ -212,9 +202,8 @@ class LectureTitle(LectureScene[TitleParameters]):
         thickest = words[int(np.argmax(ILLUSTRATIVE_MIX))]
         boxed = "" if thickest == cue else f", {cue} boxed"
         second = SENTENCES[1][1]
-        return (
-            f"Arcs from bank, thickest to {thickest}{boxed}, then to {second}; note: weights drawn by hand."
-        )
+        hand = "note: weights drawn by hand."
+        return f"Arcs from each bank, thickest to {thickest}{boxed}, then to {second}; {hand}"
 
     # --- where q, k and v come from, and tau ---------------------------------------
     def show_projections(self) -> None:
@@ -244,7 +233,10 @@ class LectureTitle(LectureScene[TitleParameters]):
         VGroup(rule, gloss).arrange(RIGHT, buff=0.5).next_to(self.origins, DOWN, buff=0.6)
         self.origins.add(rule, gloss)
         self.play(FadeIn(rule, shift=0.2 * UP), run_time=1.2)
-        self.play(FadeIn(gloss), Circumscribe(self.formula[1], color=theme.TEMPERATURE), run_time=1.5)
+        self.when_said("the entries per key", FadeIn(gloss), run_time=1.0)
+        self.when_said(
+            "unit-spread scores", Circumscribe(self.formula[1], color=theme.TEMPERATURE), run_time=1.5
+        )
 
     def move_formula_up(self) -> None:
         """The formula's two lines side by side at the top, as the outline will have them."""
@@ -303,7 +295,7 @@ class LectureTitle(LectureScene[TitleParameters]):
             return "That is the lecture in one formula."
         if len(titles) == 1:
             return f"We will look at one part of it: {titles[0]}."
-        return f"We will build it up in {len(titles)} steps, from {titles[0]} to {titles[-1]}."
+        return f"We build it in {len(titles)} steps, from {titles[0]} to {titles[-1]}."
 
     def outline_description(self) -> str:
         """What the outline shows beyond its narration: the sections between, if they fit in a description."""

@@ -93,15 +93,15 @@ class FixedVsQueryWeights(LectureScene[FixedVsQueryParameters]):
         self.build_figures()
         with self.beat(
             "mean",
-            f"Here are {self.x.size} noisy points. Were they a constant plus Gaussian noise, their mean "
-            "would be a sufficient statistic, keeping all they say about it.",
-            shows="Dots trace a sine wave; heading: Mean, fixed weights; copies fly into the mean.",
+            f"Were these {self.x.size} noisy points a constant plus Gaussian noise of known spread, "
+            "their mean, a sufficient statistic, would keep all they say about it.",
+            shows="The dots appear; heading: Mean, fixed weights; copies fly into the mean.",
         ):
             self.present(0)
             self.when_said("noisy points", self.dots_in_turn(0), run_time=2.0)
             tick = self.mean_mark()
             self.when_said("their mean", FadeIn(tick, shift=0.3 * RIGHT), run_time=1.0)
-            self.when_said("keeping all", self.summarised(tick), run_time=2.5)
+            self.when_said("keep all", self.summarised(tick), run_time=2.5)
         with self.beat(
             "mean-flat",
             "The mean weighs each of the N points the same, one over N, so it predicts a flat line.",
@@ -136,7 +136,10 @@ class FixedVsQueryWeights(LectureScene[FixedVsQueryParameters]):
         self.move_query()
         self.compare_fits()
         self.pause_and_predict(
-            questions_for(self.script_name())[0], self.query_moves_right, shows=self.answer_description()
+            questions_for(self.script_name())[0],
+            self.query_moves_right,
+            shows=self.answer_description(),
+            ends_section=True,
         )
 
     def compute(self) -> None:
@@ -427,16 +430,16 @@ class FixedVsQueryWeights(LectureScene[FixedVsQueryParameters]):
         (g_loo, a_loo), (g_new, a_new) = (tuple(map(sig2, pair)) for pair in (self.loo, self.held_out))
         with self.beat(
             "fitted",
-            f"Both tuned on these {self.x.size} points, each predicted from the rest: the learned one "
-            f"should not lose, holding every Gaussian; here {a_loo} to {g_loo}.",
+            f"Both tuned on these {self.x.size} points, each predicted from the rest; here the learned "
+            f"family, containing every Gaussian, scores better: {a_loo} against {g_loo}.",
             shows=f"Leave-one-out errors on screen: learned {a_loo}, best Gaussian {g_loo}.",
         ):
             self.when_said("each predicted", self.dots_in_turn(1), self.dots_in_turn(2), run_time=1.8)
             rules = [self.words[k][0][1] for k in (1, 2)]  # colour only: grown, they leave the frame
             self.when_said(
-                "should not lose", *(Indicate(r, color=theme.TEXT, scale_factor=1.0) for r in rules)
+                "containing every", *(Indicate(r, color=theme.TEXT, scale_factor=1.0) for r in rules)
             )
-            self.until_said("every Gaussian")
+            self.until_said("scores better")
             self.show_errors("leave-one-out error: the score both were tuned on", self.loo)
         with self.beat(
             "held-out",

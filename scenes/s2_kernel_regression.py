@@ -108,7 +108,7 @@ class KernelRegressionCollapse(LectureScene[KernelRegressionParameters]):
         with self.beat(
             "leave-one-out",
             "Predicting each sample from the others, the error is lowest in between: "
-            "the bias-variance trade-off, fidelity against stability.",
+            "the bias-variance trade-off.",
             shows="Leave-one-out error against sigma; a dot slides to its dip, "
             f"{self.sigmas[self.best]:.3f}; the fit smooths.",
         ):
@@ -118,6 +118,7 @@ class KernelRegressionCollapse(LectureScene[KernelRegressionParameters]):
             questions_for(self.script_name())[0],
             self.widest_bandwidth,
             shows="The curve flattens; then sigma slides back to the error dip and the fit returns.",
+            ends_section=True,
         )
 
     def compute(self) -> None:

@@ -66,7 +66,7 @@ STEPS: dict[str, tuple[list[str], tuple[Mark, ...]]] = {
     ),
     "positive": (
         [r"-\tau\,(\log a_i + 1)", r"\;\to\;", r"+\infty", r"\quad\text{as}\quad", r"a_i \to 0^{+}"],
-        ((((0, 1, 2),), "so weights \u2265 0 never binds: the maximum is inside", theme.TEMPERATURE),),
+        ((((0, 1, 2),), "so no weight reaches 0: the maximum is inside", theme.TEMPERATURE),),
     ),
     "log": (
         [r"\log a_i", "=", r"\frac{s_i}{\tau}", "+", r"\Big(\frac{\lambda}{\tau} - 1\Big)"],
@@ -94,6 +94,20 @@ STEPS: dict[str, tuple[list[str], tuple[Mark, ...]]] = {
 }  # fmt: skip
 
 
+# The whole chain at the end: J, each step that rewrites it, softmax, then its best value; a note beside each.
+OBJECTIVE = [r"J_{\tau}(a)", "=", r"\mathbb{E}_a[s]", "+", r"\tau\, H(a)"]
+CHAIN = ("lagrangian", "stationary", "log", "softmax", "optimum")
+CHAIN_NOTES = (
+    "the objective",
+    "add the sum to one",
+    "each slope zero",
+    "divide by \u03c4",
+    "normalise: softmax",
+    "best value",
+)
+CHAIN_SIZE = theme.LABEL_SIZE  # the chain's every line still reads at 640 pixels
+
+
 class SoftmaxDerivation(_Scene):
     """Mixin: the derivation's beats, on ``self.steps``, with the scores ``self.s``."""
 
@@ -113,15 +127,14 @@ class SoftmaxDerivation(_Scene):
             self.show_objective()
         with self.beat(
             "entropy",
-            "The second rewards spread: H, the entropy, is how spread out a is; "
-            "tau, the temperature, sets its price.",
+            "The second rewards spread: H, the entropy, measures it; tau, the temperature, sets its worth.",
             shows="Now boxed: tau H, written minus tau sum of a i log a i.",
         ):
             self.steps.mark(
                 (((4,), (8, 9)), "τ × entropy: how spread out a is", theme.TEMPERATURE), at="the entropy"
             )
             tau = Indicate(self.steps.main[4], color=theme.TEMPERATURE, scale_factor=1.1)
-            self.when_said("sets its price", tau, run_time=1.2)
+            self.when_said("sets its worth", tau, run_time=1.2)
         with self.beat(
             "lagrangian",
             "Take tau above zero. For the sum to one, add a Lagrange multiplier, lambda, "
@@ -131,27 +144,27 @@ class SoftmaxDerivation(_Scene):
             self.steps.step(STEPS["lagrangian"][0], *STEPS["lagrangian"][1], at="Lagrange multiplier")
         with self.beat(
             "stationary",
-            "At a maximum inside the simplex, each derivative is zero: "
-            "s i, minus tau times log a i plus one, plus lambda.",
+            "At an interior maximum, each derivative is zero: "
+            "s i, minus tau times the sum of log a i and one, plus lambda.",
             shows="The tau term is boxed: slope of the entropy term.",
         ):
             self.steps.step(STEPS["stationary"][0], *STEPS["stationary"][1], at="minus tau times")
         with self.beat(
             "positive",
-            "And a i at least zero never binds: the entropy's slope, minus log a i minus one, "
-            "is infinite at zero.",
+            "And no weight is pushed to zero: the entropy's slope, minus log a i minus one, "
+            "grows without bound as a i nears zero.",
             shows="Beneath, the curve minus x log x; its tangent stands upright at zero.",
         ):
             self.steps.step(STEPS["positive"][0])
             self.entropy_plot = EntropyPlot().move_to(PLOT_CENTER)
             self.when_said("the entropy's slope", FadeIn(self.entropy_plot), run_time=1.0)
-            self.until_said("infinite")
+            self.until_said("without bound")
             self.steps.mark(*STEPS["positive"][1])
             self.entropy_plot.slide_tangent(self, 0.004, run_time=2.0)  # the tangent stands up at zero
             self.steps.attach(self.entropy_plot)  # it leaves with its step
         with self.beat(
             "log",
-            "Divide by tau: log a i is s i over tau, plus lambda over tau minus one, "
+            "Divide by tau: log a i is s i over tau, plus a constant, lambda over tau minus one, "
             "the same for every item.",
             shows=SAID,  # the equation spoken; its boxed bracket is the constant the words name
         ):
@@ -182,15 +195,15 @@ class SoftmaxDerivation(_Scene):
             self.steps.step(STEPS["concave"][0], *STEPS["concave"][1])
         with self.beat(
             "unique",
-            "On the simplex, a concave function's stationary point is its maximum, and strict concavity "
-            "allows one: softmax is the unique maximiser.",
+            "On the simplex, the set of valid weightings, a concave objective's stationary point is its "
+            "maximum, and strict concavity allows only one: softmax.",
             shows="A triangle of three items' weights; rings of equal J close on one yellow dot.",
         ):
             picture = self.simplex_picture()
             self.steps.step(
                 self.uniqueness(),
                 (((2,),), "", theme.WEIGHT),
-                parts_at=("On the simplex", "strict concavity", "softmax is the unique"),
+                parts_at=("On the simplex", "strict concavity", "allows only one"),
                 alongside=(
                     (Create(picture.triangle), FadeIn(picture.corners)),
                     (Create(picture.rings, lag_ratio=0.2),),
@@ -205,9 +218,10 @@ class SoftmaxDerivation(_Scene):
             "optimum",
             "Put softmax back into J: the best value is tau times the log of the sum of e to the s i "
             "over tau.",
-            shows="J tau star, a log-sum-exp, nears the top score as tau goes to zero.",
+            shows="Every step from J to softmax, stacked and named; last, J tau star.",
         ):
-            self.steps.step(STEPS["optimum"][0], *STEPS["optimum"][1], at="log of the sum")
+            chain = [OBJECTIVE, *(STEPS[key][0] for key in CHAIN)]
+            self.steps.recap(chain, CHAIN_NOTES, (((4,),), "", theme.TEMPERATURE), size=CHAIN_SIZE)
 
     def show_objective(self) -> None:
         """The objective over distributions, its expected-score term boxed."""

@@ -113,12 +113,12 @@ class TemperatureSweep(SoftmaxDerivation, LectureScene[TemperatureParameters]):
         checked, (optimum, gap) = self.at_tau(self.check_tau), self.optimiser_check()
         with self.beat(
             "weights",
-            "Back to our items, weighted at the slider's temperature. "
-            "An optimiser maximising J, told nothing of softmax, lands on them: hollow bars.",
+            "Our items, weighted at the slider's temperature: "
+            "an optimiser maximising J, told nothing of softmax, lands on them, hollow bars.",
             shows=f"Tau reads {float(checked.taus[0]):.2f}; hollow bars off by {spoken_power(f'{gap:.0e}')}.",
         ):
             self.show_weights()
-            self.until_said("An optimiser")
+            self.until_said("an optimiser")
             self.confirm_with_optimiser(optimum, gap)
         self.sweep_temperature()
         self.show_prior_coda()
@@ -126,6 +126,7 @@ class TemperatureSweep(SoftmaxDerivation, LectureScene[TemperatureParameters]):
             "summary",
             "One rule, three regimes: the temperature trades relevance against spread.",
             shows=f"Three weight charts: {self.summary_captions()}.",
+            ends_section=True,
         ):
             self.show_summary()
 
@@ -277,9 +278,9 @@ class TemperatureSweep(SoftmaxDerivation, LectureScene[TemperatureParameters]):
         hot, warm = self.at_tau(self.stops[-1][1]), self.at_tau(self.stops[1][1])
         narration = {
             "argmax": "Cold, nearly all weight lands on the top item: the average score and J collapse "
-            f"to the top score, {top:g}. Brittle, but maximally relevant.",
+            f"to its score, {top:g}. Brittle: a near tie flips it.",
             "intermediate": "Warm it up and several items share the weight: H climbs, and k eff, "
-            f"e to the H, the effective number of items, reads {warm.effective_k[0]:.2f}.",
+            f"e to the H, reads {warm.effective_k[0]:.2f}.",
             "uniform": "Hot, scores stop mattering: "
             f"k eff reaches {hot.effective_k[0]:.0f}, all N items, "
             f"and J grows like tau log N, here about {hot.objective[0]:.0f}.",
@@ -358,8 +359,8 @@ class TemperatureSweep(SoftmaxDerivation, LectureScene[TemperatureParameters]):
         k_flat, k_leaned = float(flat.effective_k[0]), float(leaned.effective_k[0])
         with self.beat(
             "prior",
-            "Add a prior, r: the entropy bonus becomes a KL penalty for straying from r. "
-            "A uniform r only lowers J, by tau log N.",
+            "With a prior, r, the bonus becomes a K L divergence penalty for straying from r; "
+            "uniform r only lowers J, by tau log N.",
             shows=f"Tau back to {self.coda_tau:.2f}; equal prior bars replace scores; "
             f"J drops by {before - after:.2f}.",
         ):

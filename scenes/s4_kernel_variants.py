@@ -28,6 +28,7 @@ from manim import (
     GrowArrow,
     GrowFromCenter,
     Indicate,
+    LaggedStart,
     Line,
     Mobject,
     MoveAlongPath,
@@ -69,6 +70,8 @@ POSITION_STEPS = (  # (name shown, profile drawn), in the order the narration na
     ("ALiBi", "ALiBi"),
     ("T5 bias (stylised)", "T5 bias"),
 )
+CELL_NAMES = {SOFTMAX: "no bias", "local window": "window", "ALiBi": "ALiBi", "T5 bias": "T5 (stylised)"}
+"""Each profile's name in the side-by-side grid: short, to fit a cell."""
 POSITION_TICKS = (30, 20, 10, 0)  # tokens back, labelled on the position panel's x-axis
 DECADES = {-4: "0.1 ms", -2: "10 ms", 0: "1 s", 2: "100 s"}  # every other decade: ticks that read at 30
 
@@ -129,7 +132,7 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
             self.trace(self.content_curves[0], "against their cosine")
         with self.beat(
             "content-linear",
-            "Softmax attention, and every softmax variant met next, shares this curve. Linear attention "
+            "Every softmax variant met next shares this curve. Linear attention "
             "maps q and k separately by a feature map: broader.",
             shows=self.linear_description(),
         ):
@@ -138,7 +141,7 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
             self.play(Create(self.content_curves[1]), FadeIn(self.legend[1]), run_time=1.5)
         with self.beat(
             "position-row",
-            f"Then position: equal content, up to {self.n_positions - 1} tokens back. Plain dot-product and "
+            f"Then position: equal content, up to {self.n_positions - 1} tokens back. Dot-product and "
             "linear attention, with no position in q or k, weigh all alike.",
             shows=SAID,
         ):
@@ -158,12 +161,13 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
             self.step_positions(POSITION_STEPS[1:3], ("window", "ALiBi"))
         with self.beat(
             "position-t5",
-            "T5 learns one bias per range of distances; the profile drawn here is stylised.",
+            "T5 learns one bias per distance up close, one per wider range farther out; "
+            "the profile drawn here is stylised.",
             shows=self.t5_description(),
         ):
             self.step_positions(POSITION_STEPS[3:], ("T5",))
-            self.remove(self.position_name)
-            self.position_frame.add(self.position_name)  # one group from here on
+            self.until_said("drawn here")
+            self.side_by_side()
         self.sweep_temperature()
         self.show_linear_rearrangement()
         self.show_cost()
@@ -173,6 +177,7 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
             self.flatten_prior,
             shows="The prior flattens; the weights take the content bars' exact shape; "
             "then T5's prior returns.",
+            ends_section=True,
         )
 
     # --- profiles -------------------------------------------------------------
@@ -262,6 +267,62 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
             self.play(Transform(self.position_bars, target), *swap, run_time=1.0)
             self.position_name = title
 
+    def side_by_side(self) -> None:
+        """The position panel becomes the last of four small panels, one per profile, side by side.
+
+        The big panel's bars shrink into the T5 cell (its text leaves: shrunk, it would not read), and
+        the three profiles shown before come back beside it, so all four can be compared at a glance.
+        """
+        cells = self.profile_cells()
+        axes, titles, bars = self.position_frame
+        t5_bars = cells[-1][1]
+        self.play(
+            FadeOut(titles),
+            FadeOut(self.position_name),
+            FadeOut(axes),
+            Transform(bars, t5_bars),
+            run_time=1.0,
+        )
+        self.remove(bars)
+        self.add(t5_bars)
+        others = [VGroup(title, panel) for title, panel in cells[:-1]]
+        self.play(
+            FadeIn(cells[-1][0]),
+            LaggedStart(*(FadeIn(cell) for cell in others), lag_ratio=0.3),
+            FadeIn(self.cells_caption),
+            run_time=1.2,
+        )
+        self.position_frame = VGroup(*(VGroup(*cell) for cell in cells), self.cells_caption)
+        self.grid = VGroup(self.content_frame, self.legend, self.position_frame, self.live)
+
+    def profile_cells(self) -> list[tuple[Mobject, BarPanel]]:
+        """(name, profile) for each position kernel, in a 2 x 2 grid where the big panel stood."""
+        cell_w, cell_h, gap = 2.6, 1.45, 0.3
+        cells: list[tuple[Mobject, BarPanel]] = []
+        for k, (_name, key) in enumerate(POSITION_STEPS):
+            row, col = divmod(k, 2)
+            panel = BarPanel(
+                peak_scaled(self.profiles.position[key]),
+                width=cell_w,
+                height=cell_h,
+                y_range=(0.0, 1.05),
+                show_index=False,
+                stepped=True,
+            )
+            panel.bars.set_fill(opacity=0.35)
+            panel.box.set_stroke(theme.MUTED, width=1.5, opacity=0.7)  # each profile in its own frame
+            x = POSITION_X + (col - 0.5) * (cell_w + gap)
+            y = LEGEND_Y - 0.3 - cell_h / 2 - row * (cell_h + 0.95)  # the lower row's names sit apart
+            panel.move_to([x, y, 0])
+            title = label(CELL_NAMES[key]).next_to(panel.box, UP, buff=0.1)
+            cells.append((title, panel))
+        bottom = cells[-1][1].box.get_bottom()[1]
+        self.cells_caption = label(
+            f"each: {self.n_positions - 1} tokens back \u2192 query", small=True, color=theme.MUTED
+        )
+        self.cells_caption.move_to([POSITION_X, bottom - 0.3, 0])
+        return cells
+
     def content_description(self) -> str:
         """What the content panel shows as it appears: its axes and the softmax curve."""
         similarity, content = self.profiles.similarity, self.profiles.content
@@ -285,7 +346,7 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
     def t5_description(self) -> str:
         """T5's stylised profile: its drop one token back, then its long tail."""
         t5 = peak_scaled(self.profiles.position[POSITION_STEPS[3][1]])
-        return f"Weight drops to {t5[-2]:.1f} one token back, then tails off in flat steps, never zero."
+        return f"T5: {t5[-2]:.1f} one token back, falling smoothly, flat far out; all four side by side."
 
     def refresh(self) -> None:
         """Redraw the content curves, the slider and the readout at the current tau."""
@@ -309,14 +370,14 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
         )  # as the readout prints them
         with self.beat(
             "sharpen",
-            "Lower the temperature: softmax sharpens onto the most similar keys, linear attention stays "
-            "broad, and the position profiles, fixed priors, stay put.",
+            "Lower the temperature: softmax sharpens onto the most similar keys; linear attention stays "
+            "broad; the fixed position priors stay put.",
             shows=f"A tau slider falls from {start} to {low}, softmax a spike, then rises to {high}.",
         ):
             self.fade_in(self.slider, self.readout, run_time=1.0)
             self.go_live(self.live, self.refresh)
             self.sweep_to(self.tau, np.log10(cold), 4.0)
-            self.until_said("position profiles")
+            self.until_said("position priors")
             self.sweep_to(self.tau, np.log10(warm), max(3.0, self.speech_left() - 0.3))
         self.stop_live(self.live)
 
@@ -368,7 +429,7 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
         brace_tag.next_to(brace, DOWN, buff=0.1)
         with self.beat(
             "linear-quadratic",
-            "Softmax attention builds all N by N weights, so its cost grows with N squared; "
+            "Softmax attention builds all N by N weights: its cost grows with N squared; "
             "a window of w keys costs N times w.",
             shows="Q K transpose: an N by N square, times V; a diagonal band, the window.",
         ):
@@ -493,7 +554,7 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
         ).move_to(2.4 * UP)
         with self.beat(
             "alibi-prior",
-            "ALiBi adds its bias to the scaled scores, multiplying the kernel "
+            "ALiBi adds its bias, b, to the scaled scores, multiplying the kernel "
             "by a position prior, r proportional to e to the b.",
             shows=self.alibi_description(alibi),
         ):
@@ -517,11 +578,12 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
             self.play(Circumscribe(equation[1], color=theme.PRIOR), run_time=1.5)
         with self.beat(
             "t5-prior",
-            "T5's learned biases, one per range of distances, "
+            "T5's learned biases, one per nearby distance and one per range farther out, "
             "give a different prior through the same mechanism.",
             shows=self.t5_prior_description(alibi, t5),
         ):
             self.swap_prior(name, panels, t5)
+            self.when_said("same mechanism", Circumscribe(equation, color=theme.PRIOR), run_time=1.5)
 
     def alibi_description(self, alibi: np.ndarray) -> str:
         """The prior panel, then the product's tallest key."""

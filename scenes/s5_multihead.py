@@ -43,7 +43,8 @@ from scenes.s5_trained import TrainedHeads
 __all__ = ["HeadRouting"]
 
 HEAD_TEXT = (
-    "Head one looks one token back, a piece of induction circuits, which find earlier copies of a token.",
+    "Head one looks one token back, feeding induction circuits, which copy what followed a token's last "
+    "appearance.",
     "Head two routes by syntax: verbs look at their subjects, prepositions at their verbs.",
     "Head three is positional: weight falls with distance, whatever the words.",
     "Head four gathers each noun's determiners and adjectives.",
@@ -122,15 +123,14 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
             self.show_sentence()
         with self.beat(
             "own-weights",
-            "Each head has its own learned query, key and value matrices, so training may give each "
+            "Each head has its own query, key and value matrices, so training may give each "
             "its own pattern: syntax, delimiters, copies.",
             shows="The words become two columns: queries on the left, keys on the right.",
         ):
             self.show_columns()
         with self.beat(
             "stylised",
-            "These four heads are stylised, built by hand from grammar and positions, not trained. "
-            "Next, lines will show each query's weights.",
+            "These four heads are stylised, built by hand from grammar and positions, not trained.",
             shows=SAID,
         ):
             self.show_note()
@@ -139,7 +139,7 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
         with self.beat(
             "all-heads",
             "As grids, rows for queries, columns for keys: "
-            "each head computes a different summary of the same words so far.",
+            "each head, a different summary of the same words so far.",
             shows=f"Four lower-triangular heatmaps: {self.grid_names()}.",
         ):
             self.show_all_heads()
@@ -150,11 +150,13 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
             "many summaries in parallel.",
             shows=self.concatenation_shows(),
         ):
+            self.back_to_stylised()
             self.show_concatenation()
         self.pause_and_predict(
             questions_for(self.script_name())[0],
             self.the_folding_head,
             shows="An outline circles the H1 map, then the H3 map.",
+            ends_section=True,
         )
 
     # --- the sentence, then one head at a time ------------------------------------------
@@ -178,7 +180,7 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
             run_time=1.5,
         )
         self.fade_in(self.columns.headers, run_time=0.6)
-        self.when_said("learned query", FadeIn(self.top_line, shift=0.2 * DOWN), run_time=1.0)
+        self.when_said("own query", FadeIn(self.top_line, shift=0.2 * DOWN), run_time=1.0)
         self.when_said("its own pattern", in_turn(self.columns.queries, color=theme.QUERY), run_time=2.5)
 
     def show_note(self) -> None:
@@ -188,11 +190,6 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
         self.fade_in(note, run_time=1.0)
         self.when_said("built by hand", Circumscribe(note, color=theme.MUTED), run_time=1.2)
         self.top_line = note
-        i = int(self.spotlights[0])  # one query's lines, as an example of what each head will show
-        example = self.columns.lines(self.heads.weights[0], queries=[i])
-        self.when_said("lines will show", Create(example), run_time=1.2)
-        self.hold(self.speech_left() - 0.5)
-        self.play(FadeOut(example), run_time=0.5)
 
     def head_title(self, h: int) -> Mobject:
         """'Hk: rule' at the top of the frame."""
@@ -248,7 +245,8 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
         query = self.columns.queries[i]
         with self.beat(f"head-{h + 1}", f"{HEAD_TEXT[h]} {self.spotlight_text(h)}", shows=self.head_shows(h)):
             self.play(FadeOut(self.top_line), run_time=0.4)  # one title at a time: a crossfade reads as two
-            self.play(FadeIn(title), Create(lines), run_time=1.5)
+            draw = min(max(self.seconds_until("Here") - 0.3, 1.5), 4.5)  # the lines draw while it is said
+            self.play(FadeIn(title), Create(lines), run_time=draw)
             self.until_said("Here")
             self.play(
                 lines.animate.set_stroke(opacity=0.12),

@@ -22,17 +22,29 @@ from manim import (
     RIGHT,
     UP,
     Circumscribe,
+    Create,
     FadeIn,
     FadeOut,
+    LaggedStart,
     Mobject,
     Rectangle,
     SurroundingRectangle,
     VGroup,
 )
 
-from attnmath import MATCH_THRESHOLD, HeadMatch, RealHeads, Sentence, real_heads
+from attnmath import (
+    LOAN_SENTENCE,
+    MATCH_THRESHOLD,
+    ContextPull,
+    HeadMatch,
+    RealHeads,
+    Sentence,
+    context_pull,
+    real_heads,
+)
 from attnmath.heads import StylizedHeads
 from drawing import theme
+from drawing.arcs import mix_arcs, on_baseline
 from drawing.tiles import HeadTiles
 from drawing.tokens import Heatmap
 from drawing.widgets import label
@@ -46,9 +58,22 @@ ROW_PITCH = 0.36  # the least row height that fits a small label without touchin
 SMALL_MAP = 3.2  # side of a stylised map in the row of patterns with no match
 
 
-def best_score(match: HeadMatch) -> float:
-    """A head's best score as its card shows it: to 3 decimals, never rounded up past the threshold."""
-    return pymath.floor(1000 * match.score) / 1000
+def best_score(match: HeadMatch) -> str:
+    """A head's best score as its card shows it: to 3 decimals, more where 3 would cross the threshold.
+
+    0.49992 reads 0.4999: not 0.500, which would seem to pass, nor a floored 0.499, hiding how near it is.
+    """
+    below = match.score < MATCH_THRESHOLD
+    for decimals in range(3, 7):
+        text = f"{match.score:.{decimals}f}"
+        if (float(text) < MATCH_THRESHOLD) == below:
+            return text
+    return text
+
+
+def from_previous(match: HeadMatch) -> bool:
+    """Whether a pattern's best head is a previous-token head (its words sit next to their targets)."""
+    return match.stylised != "H1" and match.previous >= MATCH_THRESHOLD
 
 
 def genuine(match: HeadMatch) -> bool:
@@ -88,24 +113,28 @@ class TrainedHeads(_Scene):
     def show_trained(self) -> None:
         """The model view, head one's measured twin, the attention sink, and what the model does not show."""
         found = real_heads(self.params.sentence)
-        self.clear_for_trained()
         view = self.model_view(found)
         n_layers, n_heads = found.run.attention.shape[:2]
         with self.beat(
             "trained",
-            f"Here are all {n_layers * n_heads} heads of a real trained model, Mini L M, on this sentence. "
-            "Unlike ours, it reads both ways.",
+            f"Here are all {n_layers * n_heads} heads of a trained model, Mini L M, on this sentence; "
+            "unlike ours, it reads both ways.",
             shows=f"One small map per head: {n_layers} layers as rows, {n_heads} heads as columns.",
         ):
             title, layers, image = view.group
+            self.clear_for_trained()
             self.fade_in(image, layers, run_time=1.2)
-            self.when_said("real trained model", FadeIn(title, shift=0.2 * DOWN), run_time=1.0)
+            self.when_said("trained model", FadeIn(title, shift=0.2 * DOWN), run_time=1.0)
             self.when_said("on this sentence", Circumscribe(image, color=theme.MUTED), run_time=1.5)
             self.until_said("both ways")
             self.fade_in(view.caveat, run_time=1.0)
         self.measured_h1(found, view)
         self.measured_sink(found)
+        self.bank_settled()
         self.unmatched(found)
+
+    def back_to_stylised(self) -> None:
+        """The measured heads leave; the stylised grid returns for the concatenation."""
         leaving = [self.shown, self.tag] if getattr(self, "tag", None) in self.mobjects else [self.shown]
         self.play(*(FadeOut(m) for m in leaving), run_time=0.6)
         self.play(FadeIn(self.stylised_grid), FadeIn(self.header), run_time=0.8)
@@ -212,7 +241,7 @@ class TrainedHeads(_Scene):
         rows = "bright in every row" if weights.min() >= 0.5 else "bright in most rows"
         with self.beat(
             "trained-sink",
-            f"Many heads park weight on the {where} token, {token}, when nothing fits: an attention sink, "
+            f"Many heads park weight on the {where} token, {token}, plausibly a default: an attention sink, "
             f"{percent} percent in layer {layer}, head {head}.",
             shows=f"Its map appears; a box outlines the {token} column, {rows}.",
         ):
@@ -230,6 +259,46 @@ class TrainedHeads(_Scene):
             self.when_said("percent", FadeIn(share, shift=0.2 * LEFT), run_time=0.8)
         self.shown = VGroup(shown, name, mark, share)
 
+    def bank_settled(self) -> None:
+        """The opening's "bank" in the trained model: the head that pulls "loan" in, and its whole row."""
+        pull = context_pull(LOAN_SENTENCE, "bank", "loan")
+        layer, head, percent = pull.layer + 1, pull.head + 1, round(100 * pull.share)
+        row = VGroup(*(label(t, color=self.token_colour(pull, j)) for j, t in enumerate(pull.tokens)))
+        on_baseline(row.arrange(RIGHT, buff=0.45)).move_to(1.2 * DOWN)  # room for each share beneath its word
+        arcs = mix_arcs(row, pull.query, pull.weights)
+        shares = VGroup(
+            *(
+                label(f"{100 * w:.0f}%", small=True, color=theme.WEIGHT).next_to(word, DOWN, buff=0.3)
+                for w, word in zip(pull.weights, row, strict=True)
+            )
+        )
+        shares.set_y(min(s.get_y() for s in shares))  # one line of shares, whatever the words' descenders
+        name = label(f"measured: layer {layer}, head {head}, the weights of bank", color=theme.WEIGHT)
+        name.move_to(2.6 * UP)
+        with self.beat(
+            "trained-bank",
+            f"The opening's bank: in the loan sentence, layer {layer}, head {head}, puts {percent} "
+            "percent of bank's weight on loan.",
+            shows="Arcs from bank to every token, thickest to loan; each token's share beneath.",
+        ):
+            self.play(FadeOut(self.shown), run_time=0.6)
+            self.fade_in(row, *self.model_tag(), run_time=1.0)
+            self.when_said("layer", Create(arcs), FadeIn(name), run_time=1.5)
+            cue = Circumscribe(row[pull.cue], color=theme.KEY)
+            self.when_said(
+                "percent", LaggedStart(*(FadeIn(s) for s in shares), lag_ratio=0.1), cue, run_time=1.2
+            )
+        self.shown = VGroup(row, arcs, shares, name)
+
+    @staticmethod
+    def token_colour(pull: ContextPull, j: int) -> str:
+        """The query word in the query's colour, the cue in the key's, [CLS] and [SEP] muted."""
+        if j == pull.query:
+            return theme.QUERY
+        if j == pull.cue:
+            return theme.KEY
+        return theme.MUTED if pull.tokens[j] in ("[CLS]", "[SEP]") else theme.TEXT
+
     def unmatched(self, found: RealHeads) -> None:
         """The stylised patterns no measured head shows on its own merit, each with the best score found."""
         missing = [m for m in found.matches if not genuine(m)]
@@ -241,10 +310,13 @@ class TrainedHeads(_Scene):
         title = label(f"no head shows these on its own (threshold {MATCH_THRESHOLD:g})", color=theme.TEXT)
         VGroup(title, row).arrange(DOWN, buff=0.4).move_to([0, -0.05, 0])
         scores = self.unmatched_scores(missing)
+        via = [SHORT.get(m.stylised, m.name) for m in missing if from_previous(m)]
+        from_it = (
+            f": the best scores for {' and '.join(via)} come from the previous-token head" if via else ""
+        )
         with self.beat(
             "trained-none",
-            f"Scored as the share of weight on their pattern, no head reaches {MATCH_THRESHOLD:g} on its own "
-            f"for {listed}.",
+            f"On this sentence no head cleanly shows {listed}{from_it}.",
             shows=f"Best scores: {scores}.",
         ):
             self.play(FadeOut(self.shown), run_time=0.6)
@@ -255,19 +327,26 @@ class TrainedHeads(_Scene):
 
     @staticmethod
     def unmatched_scores(missing: list[HeadMatch]) -> str:
-        """The cards' best scores for the ear: those under the threshold, then those explained elsewhere.
+        """The cards' best scores for the ear: those the previous-token head gives, then the others.
 
-        The previous-token head is named once, at the end ("but only via ..."), so that a listener who
-        hears it once does not take it for all three.
+        The previous-token head is named once, after its scores, so that a listener who hears it once
+        does not take it for all of them.
         """
-        under = ", ".join(f"{ON_SCREEN[m.stylised]} {best_score(m):.3f}" for m in missing if not m.matched)
-        via = ", ".join(f"{ON_SCREEN[m.stylised]} {best_score(m):.3f}" for m in missing if m.matched)
-        return "; ".join(p for p in (under, via and f"{via}, but only via the previous-token head") if p)
+        via = [f"{ON_SCREEN[m.stylised]} {best_score(m)}" for m in missing if from_previous(m)]
+        other = ", ".join(f"{ON_SCREEN[m.stylised]} {best_score(m)}" for m in missing if not from_previous(m))
+        both = "both " if len(via) == 2 else ""
+        head = f"{' and '.join(via)}, {both}from the previous-token head" if via else ""
+        return "; ".join(p for p in (head, other) if p)
 
     @staticmethod
     def why_unmatched(match: HeadMatch) -> tuple[str, ...]:
-        """Why a pattern's best head is no match, as lines: the previous-token head, or the threshold."""
-        return ("only via the", "previous-token head") if match.matched else (f"under {MATCH_THRESHOLD:g}",)
+        """Why a pattern's best head is no match, as lines: the threshold, the previous-token head or both."""
+        if not from_previous(match):
+            return (f"under {MATCH_THRESHOLD:g}",)
+        return (
+            "only via the" if match.matched else f"under {MATCH_THRESHOLD:g}, from the",
+            "previous-token head",
+        )
 
     def unmatched_card(self, match: HeadMatch) -> VGroup:
         """One stylised head's map, its name, and the best measured score (or why its match is none)."""
@@ -275,7 +354,7 @@ class TrainedHeads(_Scene):
         heat = Heatmap(self.heads.weights[h], size=SMALL_MAP)
         name = label(f"{match.stylised}: {ON_SCREEN[match.stylised]}", color=theme.WEIGHT)
         best = VGroup(
-            label(f"best score {best_score(match):.3f}", small=True),
+            label(f"best score {best_score(match)}", small=True),
             *(label(line, small=True, color=theme.MUTED) for line in self.why_unmatched(match)),
         )
         best.arrange(DOWN, buff=0.06)

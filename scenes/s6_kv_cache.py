@@ -22,10 +22,11 @@ from manim import (
     FadeOut,
     Indicate,
     LaggedStart,
+    MathTex,
     Rectangle,
-    ReplacementTransform,
     Square,
     Text,
+    TransformMatchingTex,
     VGroup,
 )
 
@@ -50,6 +51,7 @@ __all__ = ["KVCacheGrowth"]
 LEFT_X = theme.SAFE_LEFT + 0.75  # where cached position 1 starts; k and v are named left of it
 TEXT_Y = theme.SAFE_TOP - 0.05  # top of the generated text
 LABEL_H, BAR_H, SIDE, GAP = 0.45, 0.8, 0.48, 0.06  # a head's name, weight bars, key and value boxes
+SUM_SIZE = 44  # the running sum and its count: read at 640 pixels
 
 
 def as_text(words: Sequence[str]) -> str:
@@ -78,8 +80,8 @@ class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
         words, n_prompt = self.params.words, self.params.n_prompt
         with self.beat(
             "autoregressive",
-            "Generation is autoregressive: each token is predicted from those before it. "
-            "The causal mask lets each query row see only itself and earlier keys.",
+            "Generation is autoregressive: each token is predicted from those before. "
+            "The causal mask lets each query see only itself and earlier keys.",
             shows=f'After "{as_text(words[:n_prompt])}" comes "{words[n_prompt]}"; '
             f"then a {len(words)} by {len(words)} mask grid lights.",
         ):
@@ -92,7 +94,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
             "caches",
             "A decoder caches each token's key and value: under the causal mask, past ones never change, "
             "so new queries reuse them.",
-            shows="Each new word adds a key and value column, with weight bars, for two heads.",
+            shows="Each new word, orange, adds key and value boxes and weight bars to both heads.",
         ):
             self.play(FadeOut(self.grid), run_time=0.6)
             self.fade_in(*self.text[: self.params.n_prompt], self.head_labels, self.legend, *self.prompt)
@@ -106,19 +108,11 @@ class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
         self.collapse_uniform_head()
         with self.beat(
             "subject-pointer",
-            "A subject pointer is harder: chased looks back at cat, and which entry a verb needs "
-            "is known only when its query arrives.",
+            "A syntax head is harder: chased looks back at cat, then across at chased. "
+            "Which entry is needed is known only when its query arrives.",
             shows=self.pointer_shows(),
         ):
-            self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.6)
-            self.pointer = self.subject_pointer()
-            self.fade_in(self.pointer)
-            _tag, panel, _cols, words, _note = self.pointer
-            assert isinstance(panel, BarPanel)
-            _tokens, verb, weights = self.pointer_weights()
-            peak = panel.bars[int(np.argmax(weights))]
-            self.when_said("looks back", Circumscribe(peak, color=theme.WEIGHT), run_time=1.2)
-            self.when_said("its query arrives", Indicate(words[verb], color=theme.QUERY), run_time=1.2)
+            self.show_pointer()
         self.show_kernels()
         self.show_memory()
         self.pause_and_predict(
@@ -128,9 +122,9 @@ class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
         )
         with self.beat(
             "summary",
-            "Softmax attention is a family of statistics, one per query; "
-            "its raw cache computes any member on demand.",
+            "So softmax attention keeps its raw cache: one statistic per query, each computed on demand.",
             shows=self.summary_shows(),
+            ends_section=True,
         ):
             self.show_summary()
 
@@ -294,8 +288,11 @@ class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
             self.columns[h].append(new_cols[h])
         bars = [self.weight_bars(h, t) for h in (0, 1)]
         old = [self.bars[h] for h in (0, 1) if h in self.bars]
+        last = [self.text[t - 1].animate.set_color(theme.TEXT)] if t > self.params.n_prompt else []
+        self.text[t].set_color(theme.QUERY)  # the current query: the newest word, whose weights the bars show
         self.play(
             FadeIn(self.text[t]),
+            *last,
             *(FadeIn(c, shift=0.2 * LEFT) for c in new_cols),
             *(FadeOut(b) for b in old),
             *(FadeIn(b) for b in bars),
@@ -313,40 +310,62 @@ class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
 
     def collapse_uniform_head(self) -> None:
         """The uniform head needs only a running sum; the pointer head needs its whole cache."""
-        top = VGroup(*self.columns[0])
-        key_box = self.columns[0][0][0]
-        box = Rectangle(width=1.8, height=1.1, color=theme.VALUE, fill_opacity=0.5)
-        box.move_to(top, aligned_edge=LEFT).set_y(self.key_ys[0] - (key_box.height + GAP) / 2)
-        tag = math(r"\tfrac{1}{t}\sum_i v_i", size=theme.READOUT_SIZE).move_to(box)
-        summary = VGroup(box, tag)
         ok = all(self.summary_matches)
         note = label(f"matches the head at every step: {'yes' if ok else 'no'}", color=theme.MUTED)
-        note.next_to(box, RIGHT, buff=0.5)
-        warn = label("ideally just the previous value: a window of one", color=theme.VALUE)
+        warn = label("ideally just the previous value: a one-slot window", color=theme.VALUE)
         warn.move_to([theme.SAFE_LEFT, self.warn_y, 0], aligned_edge=LEFT)
-        same = "gives the head's exact output at every step" if ok else "does not always match the head"
+        same = "it gives the head's exact output" if ok else "it does not always match the head"
         with self.beat(
             "uniform-sum",
-            f"Uniform weights ignore the query, so that cache folds into a running sum, which {same}.",
-            shows="The uniform row becomes one box: one over t times the sum of v i.",
+            "Uniform weights ignore the query, so that cache folds into a running sum; "
+            f"divided by the count, t, {same}.",
+            shows="Keys go; values pour one by one into a sum box, then divided by t.",
         ):
-            self.play(
-                ReplacementTransform(top, summary),
-                FadeOut(self.bars[0]),
-                FadeOut(self.legend[:2]),
-                run_time=2.0,
+            box, tag, counter = self.sum_box()
+            note.next_to(box, RIGHT, buff=0.5)
+            keys = VGroup(*(column[0] for column in self.columns[0]))
+            self.play(FadeOut(keys), FadeOut(self.bars[0]), FadeOut(self.legend[0]), run_time=0.8)
+            self.play(FadeIn(box), FadeIn(tag), FadeIn(counter), run_time=0.6)
+            self.pour_values(box, counter)
+            mean = math(r"\frac{1}{t}", r"\sum_i v_i", size=SUM_SIZE).move_to(box)
+            self.when_said(
+                "divided by the count", TransformMatchingTex(tag, mean), FadeOut(self.legend[1]), run_time=1.0
             )
-            self.until_said("at every step" if ok else "does not")
+            self.until_said("exact output" if ok else "does not")
             self.play(FadeIn(note), run_time=0.8)
         with self.beat(
             "window-of-one",
-            "An ideal previous-token head needs only the previous value, "
-            "section four's window of one, so it folds too; ours leaks a little.",
+            "An ideal previous-token head needs only the previous value, a one-slot window, "
+            "so it folds too; ours leaks slightly.",
             shows=SAID,
         ):
             self.play(Indicate(VGroup(*self.columns[1]), color=theme.VALUE, scale_factor=1.1), run_time=1.5)
-            self.until_said("window of one")
+            self.until_said("one-slot window")
             self.play(FadeIn(warn), run_time=0.8)
+
+    def sum_box(self) -> tuple[Rectangle, MathTex, MathTex]:
+        """The uniform head's running sum: an empty box left on its row, its sum, and a count of values, 0."""
+        key_box = self.columns[0][0][0]
+        box = Rectangle(width=2.3, height=1.2, color=theme.VALUE, fill_opacity=0.5)
+        box.move_to([LEFT_X - 0.2, self.key_ys[0] - (key_box.height + GAP) / 2, 0], aligned_edge=LEFT)
+        tag = math(r"\sum_i v_i", size=SUM_SIZE).move_to(box).set_z_index(2)
+        return box, tag, self.value_count(0, box)
+
+    def value_count(self, t: int, box: Rectangle) -> MathTex:
+        """How many values the sum holds, over the box (where the head's bars were)."""
+        count = math(rf"t = {t}", size=SUM_SIZE, color=theme.TEXT)
+        return count.move_to(box.get_top() + 0.1 * UP, aligned_edge=DOWN + LEFT).align_to(box, LEFT)
+
+    def pour_values(self, box: Rectangle, counter: MathTex) -> None:
+        """Each cached value of the uniform row flies into the sum box in turn, and the count goes up."""
+        values = [column[1].set_z_index(3) for column in self.columns[0]]  # seen over the box as they go in
+        each = min(0.5, max(0.25, (self.speech_left() - 3.0) / len(values)))
+        for t, value in enumerate(values, start=1):
+            self.play(value.animate.move_to(box).scale(0.4).set_opacity(0.0), run_time=each)
+            count = self.value_count(t, box)  # the count steps up as the value lands, never mid-morph
+            self.remove(value, counter)
+            self.add(count)
+            counter = count
 
     @staticmethod
     def summary_text(text: str) -> VGroup:
@@ -391,5 +410,5 @@ class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
         rows.arrange(DOWN, buff=0.6, aligned_edge=LEFT).move_to(0.4 * DOWN)
         heading = label("why the cache stores raw vectors", size=theme.TITLE_SIZE).move_to(2.9 * UP)
         self.fade_in(heading, *rows, run_time=1.5)
-        self.when_said("one per query", Indicate(rows[2][1], color=theme.TEXT), run_time=1.2)
+        self.when_said("per query", Indicate(rows[2][1], color=theme.TEXT, scale_factor=1.0), run_time=1.2)
         self.when_said("raw cache", Circumscribe(rows[2][0], color=theme.KEY), run_time=1.5)

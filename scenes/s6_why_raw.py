@@ -15,6 +15,7 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Circumscribe,
     Create,
     Dot,
     FadeIn,
@@ -28,6 +29,7 @@ from manim import (
 
 from attnmath import Token, kv_cache_bytes, linear_state_bytes, raw_cache_overtakes, stylized_heads
 from drawing import theme
+from drawing.flow import baseline_of
 from drawing.plots import axis_labels, curve, quiet_axes, to_scene
 from drawing.widgets import BarPanel, label, math
 from lecture.questions import CONTEXT, MODEL  # section six's model, shared with its questions
@@ -57,24 +59,33 @@ class WhyRawCache(_Scene):
             ...
 
     @staticmethod
-    def pointer_weights() -> tuple[tuple[Token, ...], int, np.ndarray]:
-        """Section 5's stylised heads' words, the first verb with a subject, and its syntax-head weights."""
+    def pointer_weights() -> tuple[tuple[Token, ...], tuple[int, int], np.ndarray]:
+        """Section 5's stylised words, two queries of its syntax head, and their weights over the prefix.
+
+        The queries are the first verb with a subject and the first preposition after it with a head:
+        each looks back at a different word. Rows are the two queries; columns the words up to the second.
+        """
         heads = stylized_heads(causal=True)
         toks = heads.sentence.tokens
         verb = next(i for i, t in enumerate(toks) if t.pos == "VERB" and t.subject is not None)
-        return toks, verb, heads.weights[1][verb, : verb + 1]
+        prep = next(i for i, t in enumerate(toks) if i > verb and t.pos == "PREP" and t.head is not None)
+        return toks, (verb, prep), heads.weights[1][[verb, prep], : prep + 1]
 
     def pointer_shows(self) -> str:
-        """The audio description of the subject pointer: its words, and where its tallest bar stands."""
-        toks, verb, w = self.pointer_weights()
-        words = " ".join(t.text for t in toks[: verb + 1])
-        top = toks[int(np.argmax(w))].text
-        return f'From section 5\'s stylised head: bars over "{words}", peaking on "{top}".'
+        """The audio description of the pointer: where each query's tallest bar stands."""
+        toks, queries, w = self.pointer_weights()
+        first, second = (toks[q].text for q in queries)
+        tops = [toks[int(np.argmax(row))].text for row in w]
+        return f"Section 5's syntax head: bars for {first} peak on {tops[0]}; for {second}, on {tops[1]}."
 
     def subject_pointer(self) -> VGroup:
-        """Section 5's stylised subject pointer: the verb's weights over its prefix, peaked on its subject."""
-        toks, verb, w = self.pointer_weights()
-        pitch = min(2.4, 11.0 / w.size)
+        """Section 5's stylised syntax head: the verb's weights over the words so far, peaked on its subject.
+
+        The panel spans the prefix up to the second query; :meth:`second_query` brings in its words.
+        """
+        toks, (verb, _prep), weights = self.pointer_weights()
+        w = weights[0]
+        pitch = min(1.6, 12.6 / w.size)  # the longest word still clears its neighbours
         panel = BarPanel(
             w, width=pitch * w.size, height=2.4, y_range=(0.0, 1.0), show_index=False, stepped=False
         )
@@ -87,23 +98,51 @@ class WhyRawCache(_Scene):
                 for i, (t, c) in enumerate(zip(toks, cols, strict=False))
             )
         )
+        line = min(baseline_of(word) for word in words)  # one baseline: "across" no longer floats
+        for word in words:
+            word.shift((line - baseline_of(word)) * UP)
         tag = label(f"weights of the query \u201c{toks[verb].text}\u201d", color=theme.WEIGHT)
         tag.next_to(panel, UP, buff=0.3)
-        note = label("stylised subject-pointer head, section 5", small=True, color=theme.MUTED)
+        note = label("stylised syntax head, section 5", small=True, color=theme.MUTED)
         return VGroup(tag, panel, cols, words, note.next_to(words, DOWN, buff=0.35)).move_to(
             [0, (theme.SAFE_TOP + theme.SAFE_BOTTOM) / 2, 0]
         )
 
+    def show_pointer(self) -> None:
+        """The verb's query peaks on its subject; later a preposition's query peaks on the verb."""
+        toks, (verb, prep), weights = self.pointer_weights()
+        self.pointer = self.subject_pointer()
+        tag, panel, cols, words, note = self.pointer
+        assert isinstance(panel, BarPanel)
+        later = VGroup(*cols[verb + 1 :], *words[verb + 1 :])
+        self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.6)
+        self.fade_in(tag, panel, VGroup(*cols[: verb + 1]), VGroup(*words[: verb + 1]), note)
+        first_peak = panel.bars[int(np.argmax(weights[0]))]
+        self.when_said("looks back", Circumscribe(first_peak, color=theme.WEIGHT), run_time=1.2)
+        second = label(f"weights of the query \u201c{toks[prep].text}\u201d", color=theme.WEIGHT).move_to(tag)
+        self.until_said(f"then {toks[prep].text}")
+        self.play(
+            FadeIn(later, shift=0.2 * LEFT),
+            panel.animate.set_values(weights[1]),
+            words[verb].animate.set_color(theme.TEXT),
+            words[prep].animate.set_color(theme.QUERY),
+            FadeOut(tag),
+            FadeIn(second),
+            run_time=1.2,
+        )
+        self.pointer = VGroup(second, panel, cols, words, note)  # the tag now on screen names the new query
+        self.when_said("its query arrives", Indicate(words[prep], color=theme.QUERY), run_time=1.2)
+
     def show_kernels(self) -> None:
         """Why: softmax's kernel does not split; linear attention's does, into a d x d state."""
-        eq = math(r"e^{\,q \cdot k / \tau}", r"\;\neq\;", r"f(q)^\top g(k)", size=72, colors=QK)
+        eq = math(r"e^{\,q \cdot k / \tau}", r"\;\ne\;", r"f(q)^\top g(k)", size=72, colors=QK)
         eq[1].set_color(theme.WARNING)
         note = label("for any fixed-size query part f and key part g", color=theme.MUTED)
         why = VGroup(eq, note).arrange(DOWN, buff=0.5).move_to(1.1 * DOWN)
         with self.beat(
             "softmax-kernel",
-            "No fixed summary serves every query: softmax's kernel, e to the q dot k over tau, "
-            "cannot split into query and key parts.",
+            "No fixed-size running sum gives every query's exact output: softmax's kernel, "
+            "e to the q dot k over tau, has no finite split.",
             shows="Written: the kernel, not equal to f of q dot g of k.",
         ):
             tag, panel, cols, words, pointer_note = self.pointer  # the pointer's weights stay, small, above
@@ -114,8 +153,8 @@ class WhyRawCache(_Scene):
                 run_time=0.8,
             )
             first = eq[0].copy().set_x(0)
-            self.play(Write(first), run_time=1.0)
-            self.until_said("cannot split")
+            self.when_said("softmax's kernel", Write(first), run_time=1.0)
+            self.until_said("no finite split")
             self.play(ReplacementTransform(first, eq[0]), FadeIn(eq[1:]), FadeIn(note), run_time=1.0)
         lin = math(r"\phi(q)^\top \phi(k)", size=72)
         state = math(r"S_t = S_{t-1} + \phi(k_t)\, v_t^\top", size=72)
@@ -129,7 +168,7 @@ class WhyRawCache(_Scene):
         with self.beat(
             "linear-kernel",
             "Linear attention's kernel, phi of q dot phi of k, does split: "
-            "its sum folds into one d by d state, plus a normaliser.",
+            "its sum folds into a d by d state and a normaliser.",
             shows="Each step adds phi of k t times v t transposed to the state S.",
         ):
             self.play(FadeOut(why), FadeOut(shapes), run_time=0.5)
@@ -147,13 +186,16 @@ class WhyRawCache(_Scene):
         state = linear_state_bytes(**MODEL)
         with self.beat(
             "memory-raw",
-            f"A seven billion class model, one sequence, half precision, no shared heads: "
+            f"A seven billion class model, one sequence, half precision, every head its own keys and values: "
             f"{per_token} kibibytes a token, {gib:.0f} gibibytes at {CONTEXT}.",
             shows=f"Raw-cache memory rises straight with tokens; {MODEL['n_layers']} layers, "
             f"{MODEL['n_kv_heads']} k v heads, head dimension {MODEL['head_dim']}.",
         ):
             self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.8)
-            self.play(Create(frame[0]), FadeIn(frame[1:]), run_time=1.0)
+            axes_time = min(max(self.seconds_until(f"{per_token} kibibytes") - 0.3, 1.0), 4.0)
+            self.play(
+                Create(frame[0]), FadeIn(frame[1:]), run_time=axes_time
+            )  # drawn while the model is named
             self.until_said(f"{per_token} kibibytes")  # the rate is named as the line starts to climb
             self.play(FadeIn(raw[1]), run_time=0.8)
             self.play(Create(raw[0]), run_time=max(2.0, self.speech_left() - 0.3), rate_func=linear)

@@ -19,6 +19,7 @@ from manim import (
     ORIGIN,
     RIGHT,
     UP,
+    Circumscribe,
     Dot,
     FadeIn,
     LaggedStart,
@@ -78,21 +79,23 @@ class AdaptiveSufficiency(LectureScene):
         with self.beat(
             "weighted-sum",
             "Attention's weighted sum compresses the sequence into a summary chosen by the query: "
-            "loosely, an adaptive sufficient statistic.",
+            "loosely, an adaptive sufficient statistic, keeping what this query needs.",
             shows=self.sum_description(),
         ):
-            self.show_card(self.sum_card())
+            card = self.sum_card()
+            self.show_card(card)
+            self.when_said("keeping what", Circumscribe(card.picture, color=theme.WEIGHT), run_time=1.5)
         with self.beat(
             "regression",
-            "As section two's kernel regression, it explains the sum: a Nadaraya Watson average "
-            "with a learned similarity.",
+            "As kernel regression, it accounts for the sum: a Nadaraya Watson average, here with a "
+            "learned similarity.",
             shows=f"{self.regression_data()[0].size} points descend left to right; "
             "learned and Gaussian kernel curves both follow them.",
         ):
             self.show_card(self.regression_card())
         with self.beat(
             "entropy",
-            "As section three's entropy-regularised retrieval, it explains the softmax: "
+            "As section three's entropy-regularised retrieval, it accounts for the softmax: "
             "be relevant, not overconfident.",
             shows=self.entropy_description(),
         ):
@@ -107,6 +110,7 @@ class AdaptiveSufficiency(LectureScene):
             "Read this way, attention is a family of lossy summaries, one per query, "
             "each computed on demand from the raw cache.",
             shows=f"Four tiles return: {'; '.join(NAMES)}.",
+            ends_section=True,
         ):
             self.show_summary()
 
@@ -251,8 +255,10 @@ class AdaptiveSufficiency(LectureScene):
         return Card(picture, VGroup(self.heading("kernel regression \u2192 the sum"), titles, legend))
 
     def recap_weights(self) -> tuple[np.ndarray, np.ndarray]:
-        """Section 3's example scores and their softmax weights at the recap's temperature."""
-        s = np.asarray(TemperatureParameters().scores)
+        """Section 3's scores, the lecturer's where the lecture file sets them, and their softmax weights."""
+        section3 = self.lecture.parameters_for(TemperatureParameters.scene) or TemperatureParameters()
+        assert isinstance(section3, TemperatureParameters)
+        s = np.asarray(section3.scores)
         return s, softmax(s, self.recap_tau)
 
     def entropy_description(self) -> str:
@@ -266,14 +272,15 @@ class AdaptiveSufficiency(LectureScene):
     def entropy_card(self) -> Card:
         """The softmax weights at one temperature, with the objective they maximise and their entropy."""
         s, a = self.recap_weights()
-        bars = BarPanel(a, width=10.5, height=2.7, y_range=(0.0, 0.5), show_index=False)
-        frame = quiet_axes((0, s.size), (0, 0.5), width=10.5, height=2.7).move_to(bars)
+        top = max(0.5, float(np.ceil(10 * a.max()) / 10))  # a lecturer's scores may put more weight on one
+        bars = BarPanel(a, width=10.5, height=2.7, y_range=(0.0, top), show_index=False)
+        frame = quiet_axes((0, s.size), (0, top), width=10.5, height=2.7).move_to(bars)
         frame.x_axis.set_opacity(0.0)
         picture = VGroup(frame, bars).move_to([0.3, STAGE_Y - 0.45, 0])
         items = np.arange(s.size) + 0.5  # slot centres
         titles = VGroup(
             axis_labels(frame, "stored item i", None, x_ticks=items, tick_text=lambda v: f"{v + 0.5:g}"),
-            axis_labels(frame, None, "weight a\u1d62", y_ticks=(0, 0.5)),
+            axis_labels(frame, None, "weight a\u1d62", y_ticks=(0, top)),
         )
         numbers = math(rf"\tau = {self.recap_tau:g},\quad H(a) = {float(entropy(a)):.2f}", size=44)
         numbers.align_to(bars.box, UP + RIGHT).shift(0.3 * UP)
@@ -298,7 +305,7 @@ class AdaptiveSufficiency(LectureScene):
             math("k_i", color=theme.KEY, size=48).next_to(cols[0][0], LEFT, buff=0.35),
             math("v_i", color=theme.VALUE, size=48).next_to(cols[0][1], LEFT, buff=0.35),
         )
-        note = math(r"e^{\,q \cdot k / \tau} \neq f(q)^\top g(k)", size=48, colors=ROLES)
+        note = math(r"e^{\,q \cdot k / \tau} \ne f(q)^\top g(k)", size=48, colors=ROLES)
         note.next_to(cols, DOWN, buff=0.5)
         head = self.heading("no factoring \u2192 a cache of raw k, v")
         return Card(picture, VGroup(head, tokens, rows, note))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import fields
 from pathlib import Path
 
@@ -79,3 +80,20 @@ def test_the_defaults_are_what_a_default_lecture_uses():
     for scene in PARAMETERS:
         assert config.parameters_for(scene) == parameters_of(scene)
     assert parameters_of("AdaptiveSufficiency") is None
+
+
+def test_the_recap_shows_the_lecturers_section_three_scores(tmp_path, monkeypatch):
+    """Section 7 recaps section 3's picture: with the lecturer's scores, and out of date when they change."""
+    path = tmp_path / "lecture.toml"
+    path.write_text("[TemperatureSweep]\nscores = [0.5, 2.0, 1.0, 3.0, -0.7]\n")
+    monkeypatch.setenv(ENV, SceneSettings(config=path).env()[ENV])
+    scene = load_scene(find_clip("AdaptiveSufficiency"))()
+    scene.setup()
+    s, a = scene.recap_weights()
+    assert s.tolist() == [0.5, 2.0, 1.0, 3.0, -0.7]
+    e = [math.exp(x / scene.recap_tau) for x in s]  # softmax by hand
+    assert a.tolist() == pytest.approx([x / sum(e) for x in e], rel=1e-12)
+    recap = find_clip("AdaptiveSufficiency")
+    other = tmp_path / "other.toml"
+    other.write_text("[TemperatureSweep]\nscores = [1.0, 2.0]\n")
+    assert load_config(path).fingerprint(recap) != load_config(other).fingerprint(recap)

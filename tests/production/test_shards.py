@@ -189,7 +189,7 @@ def test_an_unknown_beat_is_one_line_naming_the_beats(tmp_path):
     assert "Traceback" not in proc.stderr
 
 
-MIX = "its weights computed from what the words say, not fixed for each slot."
+MIX = "weights that can depend on what they say, not just their slots."
 LONGER = MIX + " So one word can mean two things."
 
 
@@ -201,6 +201,7 @@ def test_a_narration_edit_rebuilds_one_beat_and_gives_a_full_renders_frames(titl
     repo = copy_of_the_repository(tmp_path / "repo")
     shutil.copytree(title["sharded"]["media"] / "segments", repo / "media" / "segments")
     scene = repo / "scenes" / "s0_title.py"
+    assert MIX in scene.read_text(), "the title's mix beat changed: edit MIX to its narration"
     scene.write_text(scene.read_text().replace(MIX, LONGER))
 
     def render(media: Path, *extra: str) -> str:

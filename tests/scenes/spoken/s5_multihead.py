@@ -85,6 +85,20 @@ def trained_sink() -> list[str]:
     return [f"{100 * score:.0f}", str(layer + 1), str(head + 1)]
 
 
+def trained_bank() -> list[str]:
+    """The head with the most of "bank"'s weight on "loan", by a naive loop over every layer and head."""
+    words = ["she", "took", "a", "loan", "from", "the", "bank"]  # the opening's second sentence, as said
+    run = encode_words(words)
+    tokens = list(run.tokens)
+    bank, loan = tokens.index("bank"), tokens.index("loan")
+    share, layer, head = max(
+        (rows[bank][loan], layer, head)
+        for layer, heads in enumerate(run.attention.tolist())
+        for head, rows in enumerate(heads)
+    )
+    return [str(layer + 1), str(head + 1), f"{100 * share:.0f}"]
+
+
 def decay_lines() -> list[str]:
     """Most earlier words one H3 row draws lines to: its causal row is e^(-decay (i - j)) over j <= i."""
     decay = STYLISED["decay"]
@@ -144,8 +158,8 @@ def decay_overlap(a) -> float:
 
 
 def trained_none() -> list[str]:
-    """The best score (floored to 3 decimals, as the cards print it) of each stylised pattern no measured head
-    shows on its own merit."""
+    """The best score (to 3 decimals, more where 3 would cross the threshold) of each stylised pattern no
+    measured head shows on its own merit."""
     attention, _, _ = measured()
     missing = []
     for pattern, score in (
@@ -158,10 +172,17 @@ def trained_none() -> list[str]:
         # H1 on its score; the others only where the same head's previous-token score does not explain them
         explained = pattern != "previous" and previous_mass(attention[layer][head]) >= THRESHOLD
         own = best >= THRESHOLD and not explained
-        if not own:
-            missing.append((best >= THRESHOLD, best))  # over the threshold only through the previous token
-    missing.sort(key=lambda m: m[0])  # the description names those under the threshold first (a stable sort)
-    return [f"{math.floor(1000 * best) / 1000:.3f}" for _, best in missing]
+        if not own:  # the previous-token head's scores are named first, then the rest (a stable sort)
+            missing.append((previous_mass(attention[layer][head]) < THRESHOLD, best))
+    missing.sort(key=lambda m: m[0])
+    return [on_its_side(best) for _, best in missing]
+
+
+def on_its_side(score: float) -> str:
+    """``score`` to 3 decimals, or 4, 5, 6 where fewer would print it on the other side of the threshold."""
+    return next(
+        t for d in (3, 4, 5, 6) if ((float(t := f"{score:.{d}f}") >= THRESHOLD) == (score >= THRESHOLD))
+    )
 
 
 def concatenation() -> list[str]:
@@ -177,7 +198,8 @@ EXPECTED = {
     "trained": lambda: [str(6 * 12)],
     "trained-previous": trained_previous,
     "trained-sink": trained_sink,
-    "trained-none": lambda: ["0.5"],
+    "trained-bank": trained_bank,
+    "trained-none": lambda: [],
     "head-3.description": decay_lines,
     "trained.description": lambda: [str(MINILM[0]), str(MINILM[1])],
     "trained-none.description": trained_none,
