@@ -151,8 +151,8 @@ def _temperature(p: TemperatureParameters) -> list[Question]:
 
 
 def _kernel_variants(_p: Parameters | None) -> list[Question]:
-    n, w = 1000, 4
-    window = int(local_window_mask(n, w, causal=True).sum())
+    n, w = 1000, 5  # w keys kept, the query's own included: the narration's and the picture's w
+    window = int(local_window_mask(n, w - 1, causal=True).sum())
     full = int(np.tril(np.ones((n, n), dtype=bool)).sum())
     return [
         Question(
@@ -171,9 +171,9 @@ def _kernel_variants(_p: Parameters | None) -> list[Question]:
             "",
         ),
         Question(
-            f"A causal window reaches w = {w} keys back, so each query sees at most {w + 1} keys. How many "
+            f"A causal window keeps each query's last w = {w} keys, its own included. How many "
             f"query\u2013key scores does a sequence of N = {n:,} tokens need, against full causal attention?",
-            f"{window:,} against {full:,}: about N\u00b7(w + 1) instead of N\u00b2/2.",
+            f"{window:,} against {full:,}: about N\u00b7w instead of N\u00b2/2.",
             "",
             "",
         ),

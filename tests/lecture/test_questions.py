@@ -63,9 +63,9 @@ def expected_temperature() -> list[tuple[list[str], list[str]]]:
 
 
 def expected_kernel_variants() -> list[tuple[list[str], list[str]]]:
-    n, w = 1000, 4
-    window = sum(min(i, w) + 1 for i in range(n))  # keys j with i - w <= j <= i
-    scores = ([str(w), str(w + 1), str(n)], [str(window), str(n * (n + 1) // 2), "1", "2"])
+    n, w = 1000, 5  # keys kept, the query's own included
+    window = sum(min(i + 1, w) for i in range(n))  # keys j with i - w < j <= i
+    scores = ([str(w), str(n)], [str(window), str(n * (n + 1) // 2), "2"])
     return [([], ["1"]), ([], []), scores]
 
 
