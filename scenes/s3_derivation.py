@@ -89,7 +89,7 @@ STEPS: dict[str, tuple[list[str], tuple[Mark, ...]]] = {
     "optimum": (
         [r"J_{\tau}^{*}", "=", r"J_{\tau}\big(\mathrm{softmax}(s/\tau)\big)", "=",
          r"\tau \log \sum_i e^{s_i/\tau}"],
-        ((((4,),), "log-sum-exp: tends to the top score as \u03c4 \u2192 0", theme.TEMPERATURE),),
+        ((((4,),), "", theme.TEMPERATURE),),  # boxed at the foot of the chain (no room for a gloss)
     ),
 }  # fmt: skip
 
@@ -221,7 +221,7 @@ class SoftmaxDerivation(_Scene):
             shows="Every step from J to softmax, stacked and named; last, J tau star.",
         ):
             chain = [OBJECTIVE, *(STEPS[key][0] for key in CHAIN)]
-            self.steps.recap(chain, CHAIN_NOTES, (((4,),), "", theme.TEMPERATURE), size=CHAIN_SIZE)
+            self.steps.recap(chain, CHAIN_NOTES, *STEPS["optimum"][1], size=CHAIN_SIZE)
 
     def show_objective(self) -> None:
         """The objective over distributions, its expected-score term boxed."""

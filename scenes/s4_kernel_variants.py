@@ -214,7 +214,11 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
         self.readout.next_to(self.slider, RIGHT, buff=0.8)
         self.live = VGroup(*self.content_curves, self.slider, self.readout)
         self.refresh()
-        self.grid = VGroup(self.content_frame, self.legend, self.position_frame, self.live)
+
+    @property
+    def grid(self) -> VGroup:
+        """The first half's picture, whichever position panel it now holds: both panels, legend, slider."""
+        return VGroup(self.content_frame, self.legend, self.position_frame, self.live)
 
     def position_panel(self) -> VGroup:
         """Axes in tokens back from the query, a stepped area of weights, and the kernel's name above."""
@@ -287,7 +291,6 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
             run_time=1.2,
         )
         self.position_frame = VGroup(*(VGroup(*cell) for cell in cells), self.cells_caption)
-        self.grid = VGroup(self.content_frame, self.legend, self.position_frame, self.live)
 
     def profile_bars(self, key: str, width: float, height: float) -> BarPanel:
         """One position kernel's weights, each divided by the largest, as a stepped area under its outline."""
