@@ -163,6 +163,18 @@ class Kept(Generic[P]):
             engine.close()
             raise
 
+    def inherit(self, parent: int) -> None:
+        """Take over the engines of process ``parent``, from a fork of it.
+
+        Only for a parent that waits while its child runs (the warm preview's
+        keeper and its render): two processes writing to one engine would mix
+        their texts. The child ends without exit handlers (``os._exit``), so the
+        engines stay open for the parent's next child.
+        """
+        for (pid, setting), engine in list(self._running.items()):
+            if pid == parent:
+                self._running[(os.getpid(), setting)] = engine
+
     def close_all(self) -> None:
         """Close this process's engines (at exit; a forked child's parent keeps its own)."""
         for (pid, _setting), engine in list(self._running.items()):

@@ -47,7 +47,7 @@ from production.options import (
     check_shards_option,
     published_paths,
 )
-from production.planning import Cut, cut_clips, plan, plan_needed
+from production.planning import Cut, cut_clips, plan, plan_key, plan_needed
 from production.progress import Event, ProgressBoard, Report, Stage
 from production.runners import Runner, connect
 from production.segments import SegmentCache
@@ -347,7 +347,9 @@ def _plan(build: _Build, stale: list[int], shards: int | None, force: bool) -> l
     build.board.note(f"preparing {len(clips)} scene(s): typesetting TeX, speaking the narration")
     cache = build.out_dir.parent.parent
     processes = min(build.runner.workers, os.cpu_count() or 1)  # the plan runs on this machine
-    timelines = plan(clips, build.options, cache, build.out_dir.parent / ".work", build.settings, processes)
+    keys = {c.scene: plan_key(c, build.options, build.extra(c), build.settings) for c in clips}
+    work = build.out_dir.parent / ".work"
+    timelines = plan(clips, build.options, cache, work, build.settings, processes, keys)
     missing = [c.scene for c in clips if c.scene not in timelines]
     if missing:
         raise RenderError(f"preparing the scenes gave no plan for {', '.join(missing)}")

@@ -14,20 +14,23 @@ from __future__ import annotations
 import json
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from lecture.clips import Clip
 from lecture.settings import SceneSettings
 from production import manim_run
+from production.inputs import clip_inputs_hash
 from production.jobs import cache_view, keep_new_cache_files
 from production.options import RenderOptions
+from production.plans import PlanStore
 from production.segments import Segment, SegmentCache, cut_runs, runs, segment_costs, segment_keys, segments
 from production.shards import Timeline, auto_shards, min_shard_seconds
 
-__all__ = ["plan", "plan_needed", "shard_counts", "Cut", "cut_clips"]
+__all__ = ["plan", "plan_key", "plan_needed", "shard_counts", "Cut", "cut_clips"]
 
 
 def plan_needed(options: RenderOptions, shards: int | None) -> bool:
@@ -46,6 +49,16 @@ def plan_needed(options: RenderOptions, shards: int | None) -> bool:
     return options.fmt != "gif" and shards != 1
 
 
+def plan_key(clip: Clip, options: RenderOptions, extra: str, settings: SceneSettings | None) -> str:
+    """The key a render's plan of ``clip`` is kept under: what the plan depends on.
+
+    Its inputs hash (``extra``: the lecture's data for it, recordings
+    included), the quality (the frame rate), and the voice it is spoken with.
+    """
+    voice = (settings or SceneSettings()).voice
+    return f"render-{options.quality}-{clip_inputs_hash(clip, options, f'{extra}|render: voice {voice}')}"
+
+
 def plan(
     clips: Sequence[Clip],
     options: RenderOptions,
@@ -53,6 +66,7 @@ def plan(
     work: Path,
     settings: SceneSettings | None,
     processes: int = 1,
+    keys: Mapping[str, str] | None = None,
 ) -> dict[str, Timeline]:
     """Prepare ``clips`` (typeset, voice) and count their animations at ``options``' rate.
 
@@ -61,7 +75,42 @@ def plan(
     caches (two manims must not write one text cache at once) and its new
     files are added to ``cache`` afterwards. The voice cache is written by
     renaming finished files into place, so they share it.
+
+    With ``keys`` (:func:`plan_key` of each scene), a plan kept under its key in
+    ``cache/plans`` (:class:`~production.plans.PlanStore`) is read back instead,
+    when every sound file it names is still there; each new plan is kept.
     """
+    store = PlanStore(cache)
+    kept = {c.scene: t for c in clips if keys and (t := _kept(store, c.scene, keys.get(c.scene))) is not None}
+    todo = [c for c in clips if c.scene not in kept]
+    if not todo:
+        return kept
+    planned = _plan_all(todo, options, cache, work, settings, processes)
+    for scene, (_, line) in planned.items():
+        if keys and scene in keys:
+            store.keep(scene, keys[scene], {"plan": line})
+    return {**kept, **{scene: timeline for scene, (timeline, _) in planned.items()}}
+
+
+def _kept(store: PlanStore, scene: str, key: str | None) -> Timeline | None:
+    """The plan kept for ``scene`` under ``key``, if there is one and its sound files are all there."""
+    data = store.load(scene, key) if key else None
+    if data is None or not isinstance(data.get("plan"), dict):
+        return None
+    timeline = Timeline.from_json(data["plan"])
+    sounds = [Path(path) for beat in timeline.record for path, _ in beat.audio]
+    return timeline if all(p.is_file() for p in sounds) else None
+
+
+def _plan_all(
+    clips: Sequence[Clip],
+    options: RenderOptions,
+    cache: Path,
+    work: Path,
+    settings: SceneSettings | None,
+    processes: int,
+) -> dict[str, tuple[Timeline, dict[str, Any]]]:
+    """Dry-run ``clips`` in up to ``processes`` processes: each scene's timeline and its plan line."""
     work.mkdir(parents=True, exist_ok=True)
     groups = _groups(clips, processes)
     with ThreadPoolExecutor(len(groups)) as pool:
@@ -72,7 +121,7 @@ def plan(
         except KeyboardInterrupt:  # stop the plan's manims, or leaving ``with`` waits for them to finish
             manim_run.terminate_children()
             raise
-    return {t.scene: t for t in timelines}
+    return {t[0].scene: t for t in timelines}
 
 
 def _groups(clips: Sequence[Clip], processes: int) -> list[list[Clip]]:
@@ -90,7 +139,7 @@ def _plan_group(
     cache: Path,
     work: Path,
     settings: SceneSettings | None,
-) -> list[Timeline]:
+) -> list[tuple[Timeline, dict[str, Any]]]:
     """Plan ``groups[k]`` in one process (in a copy of the caches when there are other groups)."""
     clips, n = groups[k], len(groups)
     folder = work if n == 1 else work / f"prepare-{k + 1}of{n}"
@@ -104,8 +153,8 @@ def _plan_group(
     if n > 1:
         keep_new_cache_files(view, cache)
         shutil.rmtree(view, ignore_errors=True)  # the log stays beside it
-    lines = [line[5:] for line in log.read_text().splitlines() if line.startswith("PLAN ")]
-    return [Timeline.from_json(json.loads(line)) for line in lines]
+    lines = [json.loads(line[5:]) for line in log.read_text().splitlines() if line.startswith("PLAN ")]
+    return [(Timeline.from_json(line), line) for line in lines]
 
 
 def shard_counts(

@@ -4,8 +4,9 @@ A beat is a range of the scene's animations (the plan numbers them as
 ``manim -n`` does), so a beat renders as a shard does: manim runs the scene up
 to the beat with its animations skipped but its clock and state kept
 (:func:`manim_patches.install_exact_skipping`), then draws the beat's frames,
-the same frames the whole clip has there. Each beat is published under
-``media/preview/<Scene>/`` as ``<beat id>.mp4`` (its voice laid on),
+the same frames the whole clip has there. The stale beats render from one such
+run, in this process, each from a copy kept at its start (:mod:`production.warm`).
+Each beat is published under ``media/preview/<Scene>/`` as ``<beat id>.mp4`` (its voice laid on),
 ``<beat id>.srt`` and ``<beat id>.png`` (its last frame), with a stamp of its
 inputs in two lines. The first is the whole scene's inputs hash: when it is
 unchanged, the beat is up to date without a plan, so a second run returns at
@@ -16,7 +17,8 @@ planned again (a dry run) and only the beats whose key changed render: after an
 edit to one beat's narration or recording, that beat, and later beats only when
 the edit moved them in time; after an edit to the scene's other code, the kit
 or the lecture file's data, every beat.
-:func:`watch` does this after every save. Planning and rendering hold the media
+:func:`watch` keeps those copies between saves, so a narration edit renders its
+beat without running the scene again (:mod:`production.warm`). Planning and rendering hold the media
 folder's lock (:mod:`production.lock`), so a preview beside a build waits for
 it; a preview that is up to date, and a watch waiting for a save, hold nothing.
 """
@@ -27,24 +29,22 @@ import hashlib
 import logging
 import os
 import shutil
-import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from atomic_files import copy_file, write_bytes, write_text
+from atomic_files import copy_file, write_text
 from lecture.clips import Clip
 from lecture.config import LectureConfig
 from narration.beats import Beat, BeatsRecord
 from production import manim_run
 from production.captions import to_srt
 from production.inputs import clip_inputs_hash
-from production.jobs import ShardJob, render_shard
 from production.lock import media_lock
 from production.media import probe, save_last_frame
 from production.options import REPO, RenderError, RenderOptions, UsageError
-from production.planning import plan
+from production.planning import plan, plan_key
 from production.soundtrack import add_voice
 
 __all__ = ["BeatPreview", "preview_beats", "beat_key", "watch", "WATCHED"]
@@ -128,21 +128,40 @@ def _plan_and_render(
     """Plan the scene and render the chosen beats whose key changed (under the media folder's lock)."""
     settings = config.settings().replace(voice_cache=media_dir / "voice")
     work = media_dir / ".work" / "preview" / f"{clip.scene}-{os.getpid()}"  # two previews never share it
-    timeline = plan([clip], options, media_dir, work, settings)[clip.scene]
+    keys = {clip.scene: plan_key(clip, options, config.fingerprint(clip), settings)}
+    timeline = plan([clip], options, media_dir, work, settings, keys=keys)[clip.scene]
     spans = {beat: (first, last) for beat, first, last in timeline.beats}
     timed = {beat.id: beat for beat in timeline.record}
     chosen = [_resolve(clip, b, spans) for b in beats] if beats else list(spans)
+    keys = {beat: beat_key(clip, options, config, timed[beat], spans[beat]) for beat in chosen}
+    stale = [beat for beat in chosen if _stamps(folder, beat)[1:2] != [keys[beat]]]
+    shutil.rmtree(work, ignore_errors=True)
+    rendered = {r.beat: r for r in _render_beats(clip, stale, options, media_dir, config, scene)}
     results = []
     for beat in chosen:
-        key = beat_key(clip, options, config, timed[beat], spans[beat])
-        rendered, start = False, time.monotonic()
-        if _stamps(folder, beat)[1:2] != [key]:
-            _render_beat(clip, beat, spans[beat], options, media_dir, config, folder, work)
-            rendered = True
-        write_text(_paths(folder, beat)[3], f"{scene}\n{key}\n")
-        results.append(_published(folder, beat, rendered=rendered, seconds=time.monotonic() - start))
-    shutil.rmtree(work, ignore_errors=True)
+        write_text(_paths(folder, beat)[3], f"{scene}\n{keys[beat]}\n")
+        results.append(rendered.get(beat) or _published(folder, beat, rendered=False, seconds=0.0))
     return results
+
+
+def _render_beats(
+    clip: Clip, beats: list[str], options: RenderOptions, media_dir: Path, config: LectureConfig, scene: str
+) -> list[BeatPreview]:
+    """Render ``beats`` from one replay of the scene (under the media folder's lock).
+
+    Each renders from a process kept at its start (:mod:`production.warm`), as
+    manim renders a shard of it, so its frames are the whole clip's there.
+    """
+    if not beats:
+        return []
+    from production.warm import WarmScene, warm_up
+
+    warm_up(clip)
+    warm = WarmScene(clip, beats, options, media_dir)
+    try:
+        return warm.render_now(config, scene)
+    finally:
+        warm.close()
 
 
 def _matching(name: str, beats: Iterable[str]) -> str | None:
@@ -164,40 +183,18 @@ def _published(folder: Path, beat: str, *, rendered: bool, seconds: float) -> Be
     return BeatPreview(beat, video, still, captions, rendered, seconds)
 
 
-def _render_beat(
-    clip: Clip,
-    beat_id: str,
-    span: tuple[int, int],
-    options: RenderOptions,
-    media_dir: Path,
-    config: LectureConfig,
-    folder: Path,
-    work: Path,
-) -> None:
-    """Render the beat's animations, lay its voice from its start, write its captions and last frame."""
-    extra = config.fingerprint(clip)
-    beat_work = work / beat_id
-    shutil.rmtree(beat_work, ignore_errors=True)
-    job = ShardJob(
-        clip,
-        options,
-        span,
-        0,
-        1,
-        config.settings().replace(voice_cache=media_dir / "voice"),
-        str(media_dir),
-        clip_inputs_hash(clip, options, extra),
-        extra,
-        str(beat_work),
-    )
-    out = render_shard(job)
-    beat = next((b for b in (out.record.beats if out.record else ()) if b.id == beat_id), None)
+def publish_beat(
+    clip: Clip, beat_id: str, silent: Path, record: BeatsRecord | None, folder: Path, beat_work: Path
+) -> Beat:
+    """Publish a rendered beat in ``folder``; returns its record.
+
+    Its ``silent`` video with its voice laid on from its start, its captions
+    and its last frame, each renamed into place; ``beat_work`` is removed after.
+    """
+    beat = next((b for b in (record.beats if record else ()) if b.id == beat_id), None)
     if beat is None:
         raise RenderError(f"{clip.scene}: the render of beat {beat_id} did not record it")
     video, still, captions, _ = _paths(folder, beat_id)
-    beat_work.mkdir(parents=True, exist_ok=True)  # the render removed its own folder
-    silent = beat_work / "beat.mp4"
-    write_bytes(silent, out.video)
     shifted = beat.from_its_start()
     voiced = beat_work / "voiced.mp4"
     record = BeatsRecord(clip.scene, beat.end - beat.start, (shifted,))
@@ -205,6 +202,7 @@ def _render_beat(
     write_text(captions, to_srt(list(shifted.cues)))
     save_last_frame(video, still)
     shutil.rmtree(beat_work, ignore_errors=True)
+    return beat
 
 
 def watch(
@@ -223,11 +221,18 @@ def watch(
     """
     from watchfiles import watch as changes
 
+    from production.warm import WarmScene, warm_up
+
+    try:
+        warm_up(clip)  # manim and the scene's libraries, imported once for every render that follows
+    except Exception:  # noqa: BLE001  (a scene that does not import yet: its replay will say why)
+        pass
+    warm = WarmScene(clip, beats, options, media_dir)
+
     def once() -> None:
         try:
-            for result in preview_beats(clip, beats, options, media_dir, load()):
-                if result.rendered:
-                    say(f"{result.beat}: rendered in {result.seconds:.1f}s -> {result.video}")
+            for result in warm.refresh(load()):
+                say(f"{result.beat}: rendered in {result.seconds:.1f}s -> {result.video}")
         except Exception as failure:  # any failure is one line, and the watch goes on (Ctrl-C still stops)
             say(f"error: {(str(failure) or type(failure).__name__).splitlines()[0]}")
 
@@ -258,6 +263,7 @@ def watch(
         manim_run.terminate_children()  # a render under way stops; its files were never published
         say("stopped watching; every published file is whole")
     finally:
+        warm.close()
         batches.close()  # type: ignore[attr-defined]
 
 

@@ -35,6 +35,7 @@ from lecture.questions import Question
 from lecture.settings import SceneSettings
 from narration.beats import Beat, BeatsRecord, Description
 from narration.narrator import BREATH, SECTION_BREATH, NarrationSettings, Narrator, Spoken
+from scenes.observer import observer
 from scenes.onscreen import visible_equations
 
 __all__ = ["LectureScene", "live_parts", "SAID", "Said"]
@@ -150,9 +151,10 @@ class LectureScene(Scene, Generic[P]):
         narration. Rendered as a deck, each beat is a slide whose speaker notes
         are the beat's script.
         """
+        beat_id = f"{self.script_name()}.{len(self.beats) + 1:02d}-{slug}"
+        text = observer().starting(self, beat_id, text)  # a warm preview may give it its new text here
         self.slide_break(notes=" ".join(text.split()))
         self.state_wanted = True  # the beat's first animation starts a segment of the build's cache
-        beat_id = f"{self.script_name()}.{len(self.beats) + 1:02d}-{slug}"
         first = self.renderer.num_plays  # the beat's first animation, as ``manim -n`` numbers them
         spoken = self.narrator.speak(beat_id, text)
         if spoken.warning:
@@ -170,6 +172,7 @@ class LectureScene(Scene, Generic[P]):
         self.record_beat(spoken, start, self.describe(beat_id, shows))
         self.beat_spans.append((beat_id, first, self.renderer.num_plays - 1))
         self.state_wanted = True  # so does the next animation, in a beat or not
+        observer().ended(self, beat_id)
 
     def pause_and_predict(
         self,

@@ -12,7 +12,14 @@ import time
 
 import pytest
 
-from tests.production.shard_helpers import clean_env, copy_of_the_repository
+from tests.production.shard_helpers import (
+    REPO,
+    assert_same_frames,
+    clean_env,
+    cli,
+    copy_of_the_repository,
+    media_with_caches,
+)
 
 OLD = '"Attention lets each word take a weighted mix of all the words, "'
 NEW = '"Attention lets every word take a weighted mix of all the words, "'
@@ -103,3 +110,57 @@ def test_watch_renders_only_the_edited_beat_and_survives_a_broken_scene(tmp_path
     assert not [p.name for p in folder.iterdir() if ".partial" in p.name]  # nothing half-written
     assert "lets every word take" in " ".join((folder / "LectureTitle.03-mix.srt").read_text().split())
     assert os.path.getsize(folder / "LectureTitle.02-bank.mp4") > 0
+    _same_as_a_cold_preview(repo, folder, "LectureTitle.03-mix")
+
+
+def _same_as_a_cold_preview(repo, folder, beat):
+    """The watch drew ``beat`` from a kept process after the edit; a preview that replays the edited
+    scene from its start (the shard path, itself tested against the whole clip) gives the same frames,
+    captions and stamp."""
+    warm = {suffix: (folder / f"{beat}{suffix}").read_bytes() for suffix in (".mp4", ".srt", ".inputs")}
+    (folder / f"{beat}.mp4").rename(folder / "warm.mp4")
+    (folder / f"{beat}.inputs").unlink()
+    args = ["preview", "LectureTitle", "--beat", beat, "--quality", "l", "--media-dir", str(repo / "media")]
+    env = {**clean_env(), "PYTHONPATH": str(repo)}
+    cold = subprocess.run(
+        [sys.executable, "-m", "scenes", *args], cwd=repo, env=env, capture_output=True, text=True
+    )
+    assert cold.returncode == 0 and f"{beat}: rendered in" in cold.stdout, cold.stderr[-3000:]
+    assert_same_frames(folder / f"{beat}.mp4", folder / "warm.mp4")
+    assert (folder / f"{beat}.srt").read_bytes() == warm[".srt"]
+    assert (folder / f"{beat}.inputs").read_bytes() == warm[".inputs"]  # the same scene hash and beat key
+
+
+def _processes_naming(marker: str) -> list[int]:
+    """The processes whose command line names ``marker`` (a watch's forks share its command line)."""
+    found = []
+    for proc in os.listdir("/proc"):
+        try:
+            if proc.isdigit() and marker in open(f"/proc/{proc}/cmdline").read():
+                found.append(int(proc))
+        except OSError:  # it ended meanwhile
+            continue
+    return found
+
+
+@pytest.mark.render
+def test_a_killed_watch_leaves_no_kept_process(tmp_path):
+    """The keepers a watch leaves at its beats end with it, even when it is killed (SIGKILL)."""
+    media = media_with_caches(tmp_path)
+    args = cli("preview", "LectureTitle", "--beat", "mix", "--watch", "--media-dir", str(media))
+    proc = subprocess.Popen(
+        args, cwd=REPO, env=clean_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    lines = Lines(proc)
+    try:
+        first = lines.until(lambda line: line.startswith("watching"))
+        assert any(line.startswith("LectureTitle.03-mix: rendered in") for line in first), first
+        kept = [pid for pid in _processes_naming(str(media)) if pid != proc.pid]
+        assert kept, "the watch keeps a process paused at its beat"
+    finally:
+        proc.kill()
+        proc.wait()
+    deadline = time.monotonic() + 20
+    while _processes_naming(str(media)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _processes_naming(str(media)), "a kept process outlived its watch"
