@@ -12,16 +12,22 @@ output unchanged (``tests/manim_patches/``).
   with ``superfast``, a third less CPU for a 1080p60 render at equal or better PSNR.
 - SVG disk cache (:func:`install`): every render process parsed every Text and
   TeX again. Gain: about a fifth of a 480p15 render of TemperatureSweep.
-- cairo path cache (:func:`install`): unchanged shapes rebuilt their path every
-  frame. Gain: about a quarter of a 1080p60 render's drawing time.
-- exact skipping (:func:`install_exact_skipping`): a skipped animation moved the
-  clock by its run time, a rendered one by whole frames. Gain: a shard equals
-  the whole render frame for frame (without it, shards drift).
+- cairo path cache (:class:`PathCachedCamera`): unchanged shapes rebuilt their
+  path every frame. Gain: about a quarter of a 1080p60 render's drawing time.
+- exact skipping (:class:`ExactRenderer`): a skipped animation moved the clock
+  by its run time, a rendered one by whole frames. Gain: a shard equals the
+  whole render frame for frame (without it, shards drift).
 - slides config (:func:`install_slides_config`): manim-slides 5.7 sets three
   config keys manim 0.22 removed. Gain: the decks render at all.
 
-manim 0.22 offers no public hook for the segment encoder or the SVG parse, so
-those are method replacements; each keeps manim's original method (the
+Where manim has a seam, the change is a subclass that the scene hands to
+manim: ``Scene(renderer=..., camera_class=...)`` takes the renderer and the
+camera, so :class:`ExactRenderer` and :class:`PathCachedCamera` are passed by
+``LectureScene`` and patch nothing. manim 0.22 has no seam for the segment
+encoder (the file writer builds it), the SVG parse (``SVGMobject.__init__``
+calls it) or the config keys (``ManimConfig`` is one class), so those three
+are method replacements, installed by :func:`install` and
+:func:`install_slides_config`; each keeps manim's original method (the
 ``MANIM_*`` names) so tests can draw both ways and compare.
 """
 
@@ -35,7 +41,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import av
 import manim
@@ -54,8 +60,9 @@ __all__ = [
     "PatchVersionError",
     "check_version",
     "install",
-    "install_exact_skipping",
     "install_slides_config",
+    "ExactRenderer",
+    "PathCachedCamera",
     "recording_animations",
     "state_digest",
     "rendered_frames",
@@ -65,12 +72,10 @@ __all__ = [
     "write_frame_once",
     "init_from_disk",
     "cached_svg_path",
-    "set_path_cached",
     "remembered_paths",
     "forget_paths",
     "MANIM_WRITE_FRAME",
     "MANIM_INIT_SVG",
-    "MANIM_SET_PATH",
 ]
 
 WRITTEN_FOR = "0.22"
@@ -99,12 +104,15 @@ def check_version(version: str | None = None) -> None:
 
 
 def install() -> None:
-    """The render patches every lecture scene uses (idempotent); called by ``LectureScene``."""
+    """The render patches every lecture scene uses (idempotent); called by ``LectureScene``.
+
+    Only where manim 0.22 has no seam: the file writer builds its segment
+    encoders itself, and ``SVGMobject.__init__`` calls its parse directly.
+    """
     check_version()
     VideoSegmentEncoder.write_frame = write_frame_once  # type: ignore[method-assign]
     VideoSegmentEncoder.__init__ = _init_with_preset  # type: ignore[method-assign]
     SVGMobject.init_svg_mobject = init_from_disk  # type: ignore[method-assign,assignment]
-    Camera.set_cairo_context_path = set_path_cached  # type: ignore[method-assign,assignment]
 
 
 # -- held frames: convert once, encode n times; x264 superfast ---------------------------------------
@@ -204,30 +212,34 @@ def init_from_disk(self: SVGMobject, use_svg_cache: bool) -> SVGMobject:
 MAX_SHAPES = 20_000
 """Remembered shapes at most; past that the memory is cleared and refilled (a scene has a few thousand)."""
 
-MANIM_SET_PATH = Camera.set_cairo_context_path
 _PLAIN_TRANSFORM = Camera.transform_points_pre_display
 _PATHS: dict[int, tuple[bytes, tuple[float, ...], Any]] = {}
 
 
-def set_path_cached(self: Camera, ctx: Any, vmobject: Any) -> Camera:
-    """Give ``ctx`` ``vmobject``'s path: the remembered one when its points and the view are unchanged."""
-    if type(self).transform_points_pre_display is not _PLAIN_TRANSFORM:
-        return MANIM_SET_PATH(self, ctx, vmobject)  # a 3D camera moves points by its orientation too
-    points = vmobject.points  # the plain camera's transform (non-finite to zeros) depends on them only
-    if len(points) == 0:
+class PathCachedCamera(Camera):
+    """Manim's camera, handing Cairo the remembered path of a shape unchanged since the frame before."""
+
+    def set_cairo_context_path(self, ctx: Any, vmobject: Any) -> Self:
+        """Give ``ctx`` ``vmobject``'s path: the remembered one when its points and the view are unchanged."""
+        if type(self).transform_points_pre_display is not _PLAIN_TRANSFORM:
+            return super().set_cairo_context_path(
+                ctx, vmobject
+            )  # a 3D camera moves points by its orientation
+        points = vmobject.points  # the plain camera's transform (non-finite to zeros) depends on them only
+        if len(points) == 0:
+            return self
+        key, matrix = points.tobytes(), tuple(ctx.get_matrix())
+        seen = _PATHS.get(id(vmobject))
+        if seen is not None and seen[2] is not None and seen[0] == key and seen[1] == matrix:
+            ctx.new_path()
+            ctx.append_path(seen[2])
+            return self
+        super().set_cairo_context_path(ctx, vmobject)
+        if len(_PATHS) >= MAX_SHAPES:
+            _PATHS.clear()
+        unchanged = seen is not None and seen[0] == key and seen[1] == matrix
+        _PATHS[id(vmobject)] = (key, matrix, ctx.copy_path() if unchanged else None)
         return self
-    key, matrix = points.tobytes(), tuple(ctx.get_matrix())
-    seen = _PATHS.get(id(vmobject))
-    if seen is not None and seen[2] is not None and seen[0] == key and seen[1] == matrix:
-        ctx.new_path()
-        ctx.append_path(seen[2])
-        return self
-    MANIM_SET_PATH(self, ctx, vmobject)
-    if len(_PATHS) >= MAX_SHAPES:
-        _PATHS.clear()
-    unchanged = seen is not None and seen[0] == key and seen[1] == matrix
-    _PATHS[id(vmobject)] = (key, matrix, ctx.copy_path() if unchanged else None)
-    return self
 
 
 def remembered_paths() -> list[Any]:
@@ -265,21 +277,29 @@ def _advance(time: float, frames: int, frozen: bool, frame_rate: float) -> float
     return time
 
 
-def install_exact_skipping() -> None:
-    """A skipped animation advances the clock as a rendered one does (idempotent); for shards and plans."""
-    check_version()
-    original = CairoRenderer.play
-    if getattr(original, "_exact_skipping", False):
-        return
+class ExactRenderer(CairoRenderer):
+    """Manim's Cairo renderer, whose skipped animations advance the clock as rendered ones do.
 
-    def play(self: Any, scene: Any, *args: Any, **kwargs: Any) -> None:
+    For shards, plans and previews (``-n FROM,UPTO``, dry runs): a skipped
+    animation moves the clock by the frames a render would write, with the same
+    floating-point steps, and runs the updaters once as a rendered ``play()``
+    does after its last frame. Inside :func:`recording_animations` it also
+    records each animation, and the digest of the scene state it starts from
+    where :attr:`state_wanted` is set (a scene sets it where a segment may start).
+    """
+
+    state_wanted: bool | None = None
+    """Digest the scene state before the next animation (reset after each digest); None: before every one."""
+
+    def play(self, scene: Any, *args: Any, **kwargs: Any) -> None:
+        """Manim's ``play``; a skipped animation then moves the clock by the frames it would write."""
         before = self.time
         state = ""  # what this animation starts from, where the scene may start a segment here
-        if _TIMELINES and getattr(scene, "state_wanted", True):
+        if _TIMELINES and self.state_wanted is not False:
             state = state_digest(scene)
-            if hasattr(scene, "state_wanted"):
-                scene.state_wanted = False
-        original(self, scene, *args, **kwargs)
+            if self.state_wanted:
+                self.state_wanted = False
+        super().play(scene, *args, **kwargs)
         frozen = bool(scene.is_current_animation_frozen_frame())
         frames = rendered_frames(scene.duration, frozen, config["frame_rate"])
         if _TIMELINES:
@@ -289,20 +309,16 @@ def install_exact_skipping() -> None:
             if not frozen:
                 scene.update_mobjects(0)  # as a rendered play() does after its last frame
 
-    play._exact_skipping = True  # type: ignore[attr-defined]
-    CairoRenderer.play = play  # type: ignore[method-assign]
-
 
 @contextmanager
 def recording_animations() -> Iterator[list[tuple[int, bool, float, str]]]:
-    """Collect ``(frames, frozen, seconds, state)`` of every animation played inside (exact skipping).
+    """Collect ``(frames, frozen, seconds, state)`` of every animation an :class:`ExactRenderer` plays inside.
 
-    ``state`` is :func:`state_digest` of the scene as the animation starts. A scene
-    with a ``state_wanted`` attribute gets it only where that is true (it is
+    ``state`` is :func:`state_digest` of the scene as the animation starts,
+    where the renderer's :attr:`~ExactRenderer.state_wanted` is set (it is
     reset after each digest): the digest costs a few milliseconds per
     animation, and only a segment's first animation needs it.
     """
-    install_exact_skipping()
     _TIMELINES.append([])
     try:
         yield _TIMELINES[-1]

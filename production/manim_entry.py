@@ -1,17 +1,17 @@
-"""The manim child process of a build: the manim CLI with exact skipping, or a plan of a scene's animations.
+"""The plan's child process: a dry run of each scene, its animations counted as a render numbers them.
 
 Manim renders a range of animations (``-n FROM,UPTO``) by running the whole
 ``construct()`` and skipping the animations outside the range. With
-:func:`manim_patches.install_exact_skipping`, a skipped animation advances the
-scene's clock exactly as a rendered one, so a shard starts from the same clock
-and scene state as the unsharded render, and a dry run counts the same
-animations (``docs/manim.md``).
+:class:`manim_patches.ExactRenderer` (which ``LectureScene`` hands manim), a
+skipped animation advances the scene's clock exactly as a rendered one, so a
+shard starts from the same clock and scene state as the unsharded render, and
+a dry run counts the same animations (``docs/manim.md``).
 
-Run as ``python -m production.manim_entry render <manim render args>`` (the
-manim CLI with the patch) or ``python -m production.manim_entry plan CACHE
-QUALITY SCENE...`` (prepare each scene as :mod:`production.prepare` does, then
-print one JSON line per scene: each animation's frame count, whether it is a
-frozen frame, its run time and a digest of the scene state it starts from).
+Run as ``python -m production.manim_entry plan CACHE QUALITY SCENE...``
+(prepare each scene as :mod:`production.prepare` does, then print one JSON
+line per scene: each animation's frame count, whether it is a frozen frame, its
+run time and a digest of the scene state it starts from). Renders, shards
+included, are the plain manim CLI.
 """
 
 from __future__ import annotations
@@ -61,19 +61,13 @@ def timeline(scene: str, cache: Path, quality: str) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command line: ``render <manim args>`` or ``plan CACHE QUALITY SCENE...``."""
+    """Command line: ``plan CACHE QUALITY SCENE...``."""
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["plan"]:
         for scene in args[3:]:
             print("PLAN " + json.dumps(timeline(scene, Path(args[1]), args[2])), flush=True)
         return 0
-    if args[:1] == ["render"]:
-        manim_patches.install_exact_skipping()
-        from manim.__main__ import main as manim_main
-
-        manim_main(args, prog_name="manim")
-        return 0
-    usage = "usage: python -m production.manim_entry render ARGS | plan CACHE QUALITY SCENE..."
+    usage = "usage: python -m production.manim_entry plan CACHE QUALITY SCENE..."
     print(usage, file=sys.stderr)
     return 2
 

@@ -74,14 +74,14 @@ def manim_command(
 ) -> list[str]:
     """The manim CLI rendering ``clip`` into ``work``; animations ``span`` only (a shard) when given.
 
-    A shard runs manim through :mod:`production.manim_entry`, whose skipped
-    animations keep the clock of a full render.
+    A shard is manim's own ``-n FROM,UPTO``: a lecture scene renders with
+    :class:`manim_patches.ExactRenderer`, whose skipped animations keep the clock
+    of a full render.
     """
-    runner = ["manim"] if span is None else ["production.manim_entry"]
     cmd = [
         sys.executable,
         "-m",
-        *runner,
+        "manim",
         "render",
         f"-q{options.quality}",
         "--disable_caching",

@@ -3,7 +3,7 @@
 A beat is a range of the scene's animations (the plan numbers them as
 ``manim -n`` does), so a beat renders as a shard does: manim runs the scene up
 to the beat with its animations skipped but its clock and state kept
-(:func:`manim_patches.install_exact_skipping`), then draws the beat's frames,
+(:class:`manim_patches.ExactRenderer`), then draws the beat's frames,
 the same frames the whole clip has there. The stale beats render from one such
 run, in this process, each from a copy kept at its start (:mod:`production.warm`).
 Each beat is published under ``media/preview/<Scene>/`` as ``<beat id>.mp4`` (its voice laid on),

@@ -65,7 +65,6 @@ def warm_up(clip: Clip) -> None:
     from scenes import load_scene
 
     manim_patches.install()
-    manim_patches.install_exact_skipping()
     load_scene(clip)
 
 

@@ -4,7 +4,7 @@ Runs in a fork of the watching process (:mod:`production.warm`), with the
 project's modules imported afresh, so it always sees the code as saved. The
 replay is manim's own render of the scene (the build's shard command, in
 process) with every animation skipped but its clock and state kept
-(:func:`manim_patches.install_exact_skipping`). As a watched beat starts
+(:class:`manim_patches.ExactRenderer`). As a watched beat starts
 (:mod:`scenes.observer`), before its text is spoken, the replay forks a
 **keeper**: a copy of the whole process, scene state and clock included,
 paused there and listening on a Unix socket. Once every watched beat has a

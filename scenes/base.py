@@ -16,6 +16,7 @@ from manim import (
     Group,
     Mobject,
     Rectangle,
+    RendererType,
     Scene,
     ValueTracker,
     VGroup,
@@ -93,8 +94,18 @@ class LectureScene(Scene, Generic[P]):
     """The scene's data (:mod:`lecture.parameters`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        manim_patches.install()  # held frames, parsed SVGs and unchanged paths: see manim_patches
+        manim_patches.install()  # held frames and parsed SVGs: see manim_patches
+        if config.renderer == RendererType.CAIRO and kwargs.get("renderer") is None and not args:
+            # manim's seam: exact skipping (shards, plans, previews) and unchanged paths drawn from memory
+            camera = kwargs.setdefault("camera_class", manim_patches.PathCachedCamera)
+            skip = bool(kwargs.get("skip_animations", False))
+            kwargs["renderer"] = manim_patches.ExactRenderer(camera_class=camera, skip_animations=skip)
         super().__init__(*args, **kwargs)
+
+    def want_state(self) -> None:
+        """The next animation may start a segment of the build's cache: the plan digests the state there."""
+        if isinstance(self.renderer, manim_patches.ExactRenderer):
+            self.renderer.state_wanted = True
 
     def setup(self) -> None:
         """Read the build's settings, the lecture and the scene's parameters once, before ``construct``."""
@@ -106,7 +117,7 @@ class LectureScene(Scene, Generic[P]):
         self.beats: list[Beat] = []
         self.beat_spans: list[tuple[str, int, int]] = []  # (beat id, first and last animation)
         self.moving: list[tuple[float, float]] = []  # (start, end) of every animation played, in scene time
-        self.state_wanted = True  # a plan digests the scene state where a segment may start (manim_patches)
+        self.want_state()  # the first animation starts a segment
         clip = next((c for c in LECTURE if c.scene == self.script_name()), None)
         if clip is not None:
             self.section, self.title = f"Section {clip.section}", clip.title
@@ -154,7 +165,7 @@ class LectureScene(Scene, Generic[P]):
         beat_id = f"{self.script_name()}.{len(self.beats) + 1:02d}-{slug}"
         text = observer().starting(self, beat_id, text)  # a warm preview may give it its new text here
         self.slide_break(notes=" ".join(text.split()))
-        self.state_wanted = True  # the beat's first animation starts a segment of the build's cache
+        self.want_state()  # the beat's first animation starts a segment of the build's cache
         first = self.renderer.num_plays  # the beat's first animation, as ``manim -n`` numbers them
         spoken = self.narrator.speak(beat_id, text)
         if spoken.warning:
@@ -171,7 +182,7 @@ class LectureScene(Scene, Generic[P]):
         self.note_equations()
         self.record_beat(spoken, start, self.describe(beat_id, shows))
         self.beat_spans.append((beat_id, first, self.renderer.num_plays - 1))
-        self.state_wanted = True  # so does the next animation, in a beat or not
+        self.want_state()  # so does the next animation, in a beat or not
         observer().ended(self, beat_id)
 
     def pause_and_predict(

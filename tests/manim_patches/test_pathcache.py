@@ -28,23 +28,22 @@ STEPS: list[Step] = [
 ]
 
 
+class CachedMovingCamera(manim_patches.PathCachedCamera, MovingCamera):
+    """The path cache on a camera whose frame moves (the view changes)."""
+
+
 @contextmanager
-def _drawing_with(method: Callable[..., object], width: int = 320, height: int = 180) -> Iterator[None]:
-    """Cameras use ``method`` to set their paths, starting with nothing remembered."""
-    saved = Camera.set_cairo_context_path
-    Camera.set_cairo_context_path = method  # type: ignore[method-assign]
+def _drawing(width: int = 320, height: int = 180) -> Iterator[None]:
+    """Drawing at ``width`` x ``height``, starting with nothing remembered."""
     manim_patches.forget_paths()
-    try:
-        with tempconfig({"pixel_width": width, "pixel_height": height}):
-            yield
-    finally:
-        Camera.set_cairo_context_path = saved  # type: ignore[method-assign]
+    with tempconfig({"pixel_width": width, "pixel_height": height}):
+        yield
 
 
-def _frames(method: Callable[..., object]) -> list[np.ndarray]:
-    with _drawing_with(method):
+def _frames(cached: bool) -> list[np.ndarray]:
+    with _drawing():
         mobs: list[VMobject] = [Text("Attention", font_size=60), Circle().set_fill(opacity=1.0), Square()]
-        camera = MovingCamera()
+        camera = CachedMovingCamera() if cached else MovingCamera()
         frames = []
         for step in STEPS:
             step(mobs, camera)
@@ -55,18 +54,18 @@ def _frames(method: Callable[..., object]) -> list[np.ndarray]:
 
 
 def test_remembered_paths_draw_the_same_pixels() -> None:
-    cached, fresh = _frames(manim_patches.set_path_cached), _frames(manim_patches.MANIM_SET_PATH)
+    cached, fresh = _frames(cached=True), _frames(cached=False)
     for k, (a, b) in enumerate(zip(cached, fresh, strict=True)):
         assert np.array_equal(a, b), f"frame {k}"
     assert not np.array_equal(fresh[2], fresh[3]) and not np.array_equal(fresh[4], fresh[5])  # the steps show
 
 
 def test_paths_are_remembered_only_when_a_shape_holds_still() -> None:
-    _frames(manim_patches.set_path_cached)
+    _frames(cached=True)
     remembered = manim_patches.remembered_paths()
     assert remembered and all(path is not None for path in remembered)  # the last frames held still
-    with _drawing_with(manim_patches.set_path_cached, 64, 36):
-        camera, dot = Camera(), Circle(radius=0.2)
+    with _drawing(64, 36):
+        camera, dot = manim_patches.PathCachedCamera(), Circle(radius=0.2)
         for _ in range(3):  # a shape that moves every frame is never copied out of cairo
             dot.shift(0.1 * RIGHT)
             camera.capture_mobjects([dot])
@@ -75,14 +74,14 @@ def test_paths_are_remembered_only_when_a_shape_holds_still() -> None:
 
 @pytest.mark.parametrize("tex", [r"\sum_i \alpha_i v_i"])
 def test_typeset_formula_draws_the_same(tex: str) -> None:
-    def draw(method: Callable[..., object]) -> list[np.ndarray]:
-        with _drawing_with(method):
-            formula, camera, out = MathTex(tex), Camera(), []
+    def draw(camera_class: type[Camera]) -> list[np.ndarray]:
+        with _drawing():
+            formula, camera, out = MathTex(tex), camera_class(), []
             for _ in range(3):
                 camera.reset()
                 camera.capture_mobjects([formula])
                 out.append(camera.pixel_array.copy())
             return out
 
-    for a, b in zip(draw(manim_patches.set_path_cached), draw(manim_patches.MANIM_SET_PATH), strict=True):
+    for a, b in zip(draw(manim_patches.PathCachedCamera), draw(Camera), strict=True):
         assert np.array_equal(a, b)

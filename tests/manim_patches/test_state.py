@@ -23,7 +23,7 @@ def _states(hold: float, *, drift: bool) -> list[str]:
 
     with tempconfig({"dry_run": True, "frame_rate": 15, "disable_caching": True}):
         with manim_patches.recording_animations() as played:
-            Small().render()
+            Small(renderer=manim_patches.ExactRenderer()).render()
     return [state for *_, state in played]
 
 

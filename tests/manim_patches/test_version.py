@@ -22,7 +22,7 @@ def test_another_minor_version_is_refused_in_one_line(version):
     assert "\n" not in message and version in message and "0.22" in message
 
 
-@pytest.mark.parametrize("install", ["install", "install_exact_skipping", "install_slides_config"])
+@pytest.mark.parametrize("install", ["install", "install_slides_config"])
 def test_no_patch_installs_on_another_manim(monkeypatch, install):
     monkeypatch.setattr(manim, "__version__", "0.23.1")
     with pytest.raises(manim_patches.PatchVersionError):
