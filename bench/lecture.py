@@ -38,9 +38,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from production.shards import SHARD_STARTUP, Timeline, auto_shards, min_shard_seconds  # noqa: E402
+from production.options import QUALITIES  # noqa: E402
+from production.shards import SHARD_STARTUP, auto_shards, min_shard_seconds  # noqa: E402
+from production.timeline import Timeline  # noqa: E402
 
-RESOLUTION = {"l": "480p15", "m": "720p30", "h": "1080p60", "k": "2160p60"}
 BOARD = r"\[[^\]]*?(\d+\.\d)s\] "  # the elapsed seconds at the start of each progress line
 
 
@@ -141,7 +142,8 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as tmp:
                 media = Path(tmp)
                 wall, log = build(media, quality, jobs)
-                manifest = json.loads((media / "lecture" / RESOLUTION[quality] / "manifest.json").read_text())
+                folder = media / "lecture" / QUALITIES[quality].folder
+                manifest = json.loads((folder / "manifest.json").read_text())
                 video = manifest["lecture"]["duration"]
                 print(f"{quality:<8} {jobs:>4} {video:8.1f} {wall:8.1f} {video / wall:17.2f}", flush=True)
                 if jobs == int(args.jobs.split(",")[-1]):

@@ -1,5 +1,7 @@
-"""What the build tells a scene's manim process: one typed record, carried by one environment variable.
+"""What the build tells a scene's manim process, and what the scene tells the build back.
 
+The build tells it one typed record, carried by one environment variable; the
+scene answers, as it renders, with one :class:`Played` line per animation.
 A scene rendered by the plain manim CLI finds no record and uses the defaults
 (the repository's ``lecture.toml`` is not read: the build passes it). The
 build, the script command and the decks write the record with :meth:`SceneSettings.env`;
@@ -21,7 +23,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ENV", "SceneSettings"]
+__all__ = ["ENV", "SceneSettings", "Played"]
 
 ENV = "LECTURE_SETTINGS"
 """The environment variable that carries the record, as JSON."""
@@ -45,6 +47,8 @@ class SceneSettings:
         Time the beats from their words, with no audio at all (the script command, the page's plan).
     beats_out : Path | None
         Where the scene writes its beats record for the build; None: manim mixes the voice in itself.
+    progress : bool
+        Print a :class:`Played` line as each animation is drawn (the build's progress).
 
     >>> s = SceneSettings(config=Path("/x/lecture.toml"), voice="none", estimate=True)
     >>> SceneSettings.from_env(s.env()) == s
@@ -59,6 +63,7 @@ class SceneSettings:
     voice_cache: Path | None = None
     estimate: bool = False
     beats_out: Path | None = None
+    progress: bool = False
 
     def env(self) -> dict[str, str]:
         """The environment entry that gives a manim process these settings."""
@@ -118,3 +123,30 @@ _APPLIED: ContextVar[SceneSettings | None] = ContextVar("lecture_settings_applie
 
 def _plain(value: Any) -> Any:
     return str(value) if isinstance(value, Path) else value
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a scene tells the build as it renders: animation ``number`` (as ``manim -n`` counts) is drawn.
+
+    One line on the scene's standard output among manim's own; written and read here only.
+
+    >>> Played.read(Played(4).line()), Played.read("INFO Animation 4 : Partial movie file written")
+    (Played(number=4), None)
+    """
+
+    number: int
+
+    def line(self) -> str:
+        """The line the scene prints."""
+        return _PLAYED + json.dumps({"number": self.number})
+
+    @classmethod
+    def read(cls, line: str) -> Played | None:
+        """The record on ``line``, if it is one."""
+        if not line.startswith(_PLAYED):
+            return None
+        return cls(int(json.loads(line[len(_PLAYED) :])["number"]))
+
+
+_PLAYED = "PLAYED "

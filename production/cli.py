@@ -231,7 +231,7 @@ def cmd_slides(args: argparse.Namespace, config: LectureConfig) -> None:
 
     RenderOptions(args.quality)  # a bad quality is refused before anything is locked or written
     media = args.media_dir.resolve()
-    out_dir = media / "slides" / QUALITIES[args.quality]
+    out_dir = media / "slides" / QUALITIES[args.quality].folder
     config = config.with_voice(args.voice)
     settings = config.settings().replace(voice_cache=media / "voice")
     with media_lock(media):

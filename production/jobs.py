@@ -208,7 +208,7 @@ def render_shard(job: ShardJob, report: Report | None = None) -> ShardOutput:
         cache = _cache_root(job)
         view = cache_view(cache, work)
         beats_out = work / "beats.json"
-        settings = _job_settings(job, work, cache).replace(beats_out=beats_out)
+        settings = _job_settings(job, work, cache).replace(beats_out=beats_out, progress=True)
         cmd = manim_run.manim_command(job.clip, job.options, work, cache=view, span=job.span)
         manim_run.run_manim(
             job.clip,

@@ -8,38 +8,30 @@ shard starts from the same clock and scene state as the unsharded render, and
 a dry run counts the same animations (``docs/manim.md``).
 
 Run as ``python -m production.manim_entry plan CACHE QUALITY SCENE...``
-(prepare each scene as :mod:`production.prepare` does, then print one JSON
-line per scene: each animation's frame count, whether it is a frozen frame, its
-run time and a digest of the scene state it starts from). Renders, shards
-included, are the plain manim CLI.
+(prepare each scene as :mod:`production.prepare` does, then print its
+:class:`~production.timeline.Timeline` in one line: each animation's frame
+count, whether it is a frozen frame, its run time and a digest of the scene
+state it starts from, and the beats). Renders, shards included, are the plain
+manim CLI.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import manim_patches
+from production.options import QUALITIES
+from production.timeline import Timeline
 
-__all__ = ["timeline", "main", "MANIM_QUALITIES"]
-
-
-MANIM_QUALITIES = {
-    "l": "low_quality",
-    "m": "medium_quality",
-    "h": "high_quality",
-    "p": "production_quality",
-    "k": "fourk_quality",
-}
+__all__ = ["timeline", "main"]
 
 
-def timeline(scene: str, cache: Path, quality: str) -> dict[str, Any]:
-    """Prepare ``scene`` (typeset, voice) in a dry run at ``quality``; its animations' frames.
 
-    Returns ``{"scene", "frame_rate", "duration", "animations": [[frames, frozen, seconds, state], ...],
-    "beats": [[beat id, first, last], ...], "record": [beat, ...]}``.
+
+def timeline(scene: str, cache: Path, quality: str) -> Timeline:
+    """Prepare ``scene`` (typeset, voice) in a dry run at ``quality``; its animations and beats.
+
     The frame rate matters: holds shorter than a frame are dropped, so even
     the number of animations can depend on it.
     """
@@ -48,16 +40,17 @@ def timeline(scene: str, cache: Path, quality: str) -> dict[str, Any]:
     from production.prepare import cache_settings, dry_run
 
     with manim_patches.recording_animations() as animations:
-        done = dry_run(find_clip(scene), quality=MANIM_QUALITIES[quality], **cache_settings(cache))
+        done = dry_run(find_clip(scene), quality=QUALITIES[quality].name, **cache_settings(cache))
     said = spoken(done)
-    return {
-        "scene": scene,
-        "frame_rate": float(done.camera.frame_rate),
-        "duration": done.renderer.time,
-        "animations": [list(a) for a in animations],
-        "beats": [list(span) for span in said.beat_spans],
-        "record": [beat.to_json() for beat in said.beats],
-    }
+    return Timeline(
+        scene,
+        float(done.camera.frame_rate),
+        done.renderer.time,
+        tuple((frames, frozen) for frames, frozen, _, _ in animations),
+        tuple(said.beat_spans),
+        tuple(said.beats),
+        tuple((seconds, state) for _, _, seconds, state in animations),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["plan"]:
         for scene in args[3:]:
-            print("PLAN " + json.dumps(timeline(scene, Path(args[1]), args[2])), flush=True)
+            print(timeline(scene, Path(args[1]), args[2]).line(), flush=True)
         return 0
     usage = "usage: python -m production.manim_entry plan CACHE QUALITY SCENE..."
     print(usage, file=sys.stderr)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import configparser
 import io
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -23,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from lecture.clips import Clip
-from lecture.settings import SceneSettings
+from lecture.settings import Played, SceneSettings
 from production.options import REPO, RenderError, RenderOptions
 from production.prepare import cache_settings
 from production.progress import Event, Stage
@@ -134,7 +133,6 @@ def find_output(work: Path, clip: Clip, options: RenderOptions) -> Path:
 
 Progress = Callable[[Clip, Event], None]
 
-ANIMATION_LINE = re.compile(r"Animation (\d+)")
 _CHILDREN: set[subprocess.Popen[str]] = set()
 _CHILDREN_LOCK = threading.Lock()
 _STOPPING = threading.Event()
@@ -177,7 +175,7 @@ def run_manim(
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
-            env={**os.environ, **(settings or SceneSettings()).env(), "COLUMNS": "200"},
+            env={**os.environ, **(settings or SceneSettings()).env()},
         ) as proc,
     ):
         with _CHILDREN_LOCK:
@@ -188,9 +186,9 @@ def run_manim(
         try:
             for line in proc.stdout:
                 log.write(line)
-                match = ANIMATION_LINE.search(line)
-                if match and progress is not None:
-                    progress(clip, Event(Stage.ANIMATION, f"animation {int(match.group(1)) + 1}"))
+                played = Played.read(line)
+                if played is not None and progress is not None:
+                    progress(clip, Event(Stage.ANIMATION, f"animation {played.number + 1}"))
             code = proc.wait()
         except BaseException:  # Ctrl-C or SIGTERM here: stop manim now (leaving ``with`` would wait for it)
             proc.terminate()

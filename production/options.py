@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,6 +12,8 @@ from lecture.clips import Clip
 __all__ = [
     "REPO",
     "QUALITIES",
+    "Quality",
+    "RENDER_COST",
     "FORMATS",
     "RenderError",
     "RenderOptions",
@@ -21,8 +25,64 @@ __all__ = [
 
 REPO = Path(__file__).resolve().parents[1]
 
-# quality flag -> manim's output folder name
-QUALITIES = {"l": "480p15", "m": "720p30", "h": "1080p60", "p": "1440p60", "k": "2160p60"}
+RENDER_COST = {"l": 0.25, "m": 0.5, "h": 1.4, "p": 2.5, "k": 5.0}
+"""Render seconds per video second by quality letter (2-core machine, the README's bench; p, k estimated)."""
+
+
+@dataclass(frozen=True)
+class Quality:
+    """One of manim's render qualities, as manim's own table gives it, and its cost here.
+
+    >>> q = QUALITIES["l"]
+    >>> q.letter, q.name, q.folder, (q.width, q.height, q.frame_rate), q.render_cost
+    ('l', 'low_quality', '480p15', (854, 480, 15), 0.25)
+    """
+
+    letter: str  # manim's -q flag
+    name: str  # manim's config name, e.g. low_quality
+    width: int
+    height: int
+    frame_rate: int
+    render_cost: float  # render seconds per video second here (RENDER_COST)
+
+    @property
+    def folder(self) -> str:
+        """Manim's folder name for the quality, e.g. ``480p15``."""
+        return f"{self.height}p{self.frame_rate}"
+
+
+def _manims_qualities() -> dict[str, Quality]:
+    """``manim.constants.QUALITIES``, read from manim's source, not imported.
+
+    Importing manim takes about a second that ``list`` and ``script`` do not
+    otherwise spend; the table is a literal in ``manim/constants.py``.
+    """
+    spec = importlib.util.find_spec("manim")
+    if spec is None or spec.origin is None:
+        raise RuntimeError("manim is not installed: run make setup")
+    tree = ast.parse((Path(spec.origin).parent / "constants.py").read_text())
+    table = next(
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.AnnAssign | ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "QUALITIES" for t in _targets(node))
+        and node.value is not None
+    )
+    return {
+        q["flag"]: Quality(
+            q["flag"], name, q["pixel_width"], q["pixel_height"], q["frame_rate"], RENDER_COST[q["flag"]]
+        )
+        for name, q in table.items()
+        if q["flag"] in RENDER_COST
+    }
+
+
+def _targets(node: ast.AnnAssign | ast.Assign) -> list[ast.expr]:
+    return [node.target] if isinstance(node, ast.AnnAssign) else list(node.targets)
+
+
+QUALITIES: dict[str, Quality] = _manims_qualities()
+"""manim's qualities by ``-q`` letter (l, m, h, p, k)."""
 FORMATS = ("mp4", "webm", "gif")
 
 
@@ -53,9 +113,14 @@ class RenderOptions:
             )
 
     @property
+    def level(self) -> Quality:
+        """The quality, as manim's table gives it."""
+        return QUALITIES[self.quality]
+
+    @property
     def resolution(self) -> str:
         """Manim's folder name for the quality, e.g. ``480p15``."""
-        return QUALITIES[self.quality]
+        return self.level.folder
 
     @property
     def variant(self) -> str:

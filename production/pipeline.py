@@ -51,7 +51,8 @@ from production.planning import Cut, cut_clips, plan, plan_key, plan_needed
 from production.progress import Event, ProgressBoard, Report, Stage
 from production.runners import Runner, connect
 from production.segments import SegmentCache
-from production.shards import Timeline, animation_costs
+from production.shards import animation_costs
+from production.timeline import Timeline
 
 __all__ = ["render_clips", "render_clip"]
 

@@ -11,7 +11,6 @@ and ``--shards 1``, render whole without a plan.
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 from collections.abc import Mapping, Sequence
@@ -28,7 +27,8 @@ from production.jobs import cache_view, keep_new_cache_files
 from production.options import RenderOptions
 from production.plans import PlanStore
 from production.segments import Segment, SegmentCache, cut_runs, runs, segment_costs, segment_keys, segments
-from production.shards import Timeline, auto_shards, min_shard_seconds
+from production.shards import auto_shards, min_shard_seconds
+from production.timeline import Timeline, read_lines
 
 __all__ = ["plan", "plan_key", "plan_needed", "shard_counts", "Cut", "cut_clips"]
 
@@ -97,7 +97,10 @@ def _kept(store: PlanStore, scene: str, key: str | None) -> Timeline | None:
     data = store.load(scene, key) if key else None
     if data is None or not isinstance(data.get("plan"), dict):
         return None
-    timeline = Timeline.from_json(data["plan"])
+    try:
+        timeline = Timeline.from_json(data["plan"])
+    except (KeyError, TypeError, ValueError):  # a plan of another layout: made again
+        return None
     sounds = [Path(path) for beat in timeline.record for path, _ in beat.audio]
     return timeline if all(p.is_file() for p in sounds) else None
 
@@ -153,8 +156,7 @@ def _plan_group(
     if n > 1:
         keep_new_cache_files(view, cache)
         shutil.rmtree(view, ignore_errors=True)  # the log stays beside it
-    lines = [json.loads(line[5:]) for line in log.read_text().splitlines() if line.startswith("PLAN ")]
-    return [(Timeline.from_json(line), line) for line in lines]
+    return [(timeline, timeline.to_json()) for timeline in read_lines(log.read_text().splitlines())]
 
 
 def shard_counts(

@@ -39,7 +39,8 @@ from pathlib import Path
 
 from atomic_files import write_bytes
 from narration.beats import Beat
-from production.shards import Timeline, animation_costs, split
+from production.shards import animation_costs, split
+from production.timeline import Timeline
 
 __all__ = ["Segment", "segments", "segment_keys", "runs", "cut_runs", "SegmentCache"]
 

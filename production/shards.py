@@ -1,6 +1,6 @@
 """Shards: a scene split into contiguous ranges of its animations, and their videos joined again.
 
-A scene's *timeline* is what a dry run of it counts (``production.manim_entry``):
+A scene's *timeline* is what a dry run of it counts (:mod:`production.timeline`):
 each animation's frame count and whether it is a frozen frame. A shard is a
 range ``first..last`` of those animations, rendered with manim's
 ``-n FIRST,LAST``. Manim itself writes each animation as its own encoded
@@ -20,20 +20,19 @@ estimated cost evenly.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from io import BytesIO
 from pathlib import Path
-from typing import Any
 
 import av
 import numpy as np
 
 from atomic_files import replacing
-from narration.beats import Beat, BeatsRecord
+from narration.beats import BeatsRecord
+from production.options import QUALITIES
+from production.timeline import Timeline
 
 __all__ = [
-    "Timeline",
     "MIN_SHARD_SECONDS",
     "MIN_SHARD_ANIMATIONS",
     "animation_costs",
@@ -49,36 +48,11 @@ MIN_SHARD_SECONDS = 10.0
 """Shorter shards cost more in start-up (import, building the scene, skipping to the range) than they save."""
 SHARD_STARTUP = 4.0
 """Seconds a shard spends before its first frame: importing manim, building the scene, skipping ahead."""
-RENDER_COST = {"l": 0.25, "m": 0.5, "h": 1.4, "p": 2.5, "k": 5.0}
-"""Render seconds per second of video by quality (2-core machine, README's bench figures; p, k estimated)."""
 MIN_SHARD_ANIMATIONS = 3
 FROZEN_COST = 0.5
 """Cost of a held frame relative to a drawn one: it is encoded but not drawn (measured 0.4-0.9 by quality)."""
 ANIMATION_COST = 2.0
 """Fixed cost of one animation, in drawn frames: its static background, a segment file, its updaters."""
-
-
-@dataclass(frozen=True)
-class Timeline:
-    """A scene's animations as a render numbers them: (frames, frozen) each, and the clip's length."""
-
-    scene: str
-    frame_rate: float
-    duration: float
-    animations: tuple[tuple[int, bool], ...]
-    beats: tuple[tuple[str, int, int], ...] = ()  # (beat id, its first and last animation)
-    record: tuple[Beat, ...] = ()  # the beats as the dry run timed them
-    clocks: tuple[tuple[float, str], ...] = ()  # each animation's run time and the state it starts from
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Timeline:
-        """From the plan step's JSON line."""
-        animations = tuple((int(a[0]), bool(a[1])) for a in data["animations"])
-        clocks = tuple((float(a[2]), str(a[3])) for a in data["animations"] if len(a) == 4)
-        beats = tuple((str(b), int(first), int(last)) for b, first, last in data.get("beats", []))
-        record = tuple(Beat.from_json(b) for b in data.get("record", []))
-        scene, rate, duration = str(data["scene"]), float(data["frame_rate"]), float(data["duration"])
-        return cls(scene, rate, duration, animations, beats, record, clocks)
 
 
 def animation_costs(timeline: Timeline) -> np.ndarray:
@@ -120,7 +94,7 @@ def min_shard_seconds(quality: str) -> float:
     >>> [round(min_shard_seconds(q)) for q in "lmhk"]
     [64, 32, 11, 10]
     """
-    return max(MIN_SHARD_SECONDS, 4 * SHARD_STARTUP / RENDER_COST[quality])
+    return max(MIN_SHARD_SECONDS, 4 * SHARD_STARTUP / QUALITIES[quality].render_cost)
 
 
 def auto_shards(

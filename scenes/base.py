@@ -33,7 +33,7 @@ from lecture.clips import LECTURE
 from lecture.config import LectureConfig, lecture_for
 from lecture.parameters import Parameters
 from lecture.questions import Question
-from lecture.settings import SceneSettings
+from lecture.settings import Played, SceneSettings
 from narration.beats import Beat, BeatsRecord, Description
 from narration.narrator import BREATH, SECTION_BREATH, NarrationSettings, Narrator, Spoken
 from scenes.observer import observer
@@ -230,6 +230,8 @@ class LectureScene(Scene, Generic[P]):
         if self.renderer.time > start and not all(isinstance(a, Wait) for a in args):  # a hold is no motion
             self.moving.append((start, self.renderer.time))
         self.note_equations()
+        if self.settings.progress and not self.renderer.skip_animations:
+            print(Played(self.renderer.num_plays - 1).line(), flush=True)  # the build's progress
 
     def when_said(self, words: str, *animations: Any, run_time: float = 1.0, **kwargs: Any) -> None:
         """Play ``animations`` as the current beat's narration reaches ``words``: a thing moves when named.

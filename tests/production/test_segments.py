@@ -13,7 +13,7 @@ from narration.beats import Beat
 from production.options import RenderOptions
 from production.planning import Cut, cut_clips
 from production.segments import SegmentCache, cut_runs, runs, segment_keys, segments
-from production.shards import Timeline
+from production.timeline import Timeline
 
 
 def timeline(holds: tuple[int, ...] = (30, 45, 30), states: tuple[str, ...] = ("s0", "s1", "s2")) -> Timeline:

@@ -22,8 +22,9 @@ from narration.beats import Beat, BeatsRecord
 from production.cli import main
 from production.jobs import portable_toml
 from production.media import probe
-from production.shards import Timeline, auto_shards, check_shards, split
+from production.shards import auto_shards, check_shards, split
 from production.soundtrack import decode_audio
+from production.timeline import Timeline
 from tests.production.shard_helpers import (
     REPO,
     assert_frames_equal,
