@@ -113,7 +113,7 @@ def sharded_render(scene: str, quality: str, shards: int) -> tuple[float, float,
     """
     from lecture.clips import find_clip
     from lecture.config import LectureConfig
-    from production.options import RenderOptions
+    from production.options import BuildRequest, RenderOptions
     from production.pipeline import render_clips
 
     options = RenderOptions(quality)
@@ -123,9 +123,10 @@ def sharded_render(scene: str, quality: str, shards: int) -> tuple[float, float,
         settings = LectureConfig().settings().replace(voice_cache=media / "voice")
         clip = find_clip(scene)
         out = media / "clips" / options.variant
-        [result] = render_clips(
-            [clip], options, out, jobs=shards, shards=shards, settings=settings, force=True, stream=log
+        request = BuildRequest(
+            [clip], options, out, jobs=shards, shards=shards, settings=settings, force=True
         )
+        [result] = render_clips(request, stream=log)
         text = log.getvalue()
     planned = _stamp(text, "planned in") if "planned in" in text else 0.0
     return _stamp(text, "all clips ready"), planned, result.shard_seconds, result.join_seconds

@@ -21,8 +21,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from lecture.clips import LECTURE  # noqa: E402
 from lecture.config import LectureConfig  # noqa: E402
+from narration.engines import FESTIVAL_ENGINE, PIPER_ENGINE  # noqa: E402
 from narration.narrator import split_cues  # noqa: E402
-from narration.voice import synthesise, wav_info  # noqa: E402
+from narration.recordings import wav_info  # noqa: E402
+from narration.voice import synthesise  # noqa: E402
+
+ENGINES = {engine.name: engine for engine in (PIPER_ENGINE, FESTIVAL_ENGINE)}
 from production.script import scene_beats  # noqa: E402
 
 
@@ -34,7 +38,7 @@ def lecture_chunks() -> list[str]:
 
 def _speak(args: tuple[str, str, str]) -> float:
     text, cache, engine = args
-    sr, samples = wav_info(synthesise(text, Path(cache), engine))
+    sr, samples = wav_info(synthesise(text, Path(cache), ENGINES[engine]))
     return samples.size / sr
 
 

@@ -34,18 +34,13 @@ from typing import Any
 
 from lecture.clips import LECTURE, Clip, find_clip
 from lecture.parameters import PARAMETERS, ConfigError, Parameters, Text
-from lecture.settings import SceneSettings
+from lecture.settings import SceneSettings, Voice
 
 __all__ = ["ConfigError", "LectureConfig", "load_config", "VOICES", "lecture_for", "canonical_voice"]
 
 REPO = Path(__file__).resolve().parents[1]
-VOICES = ("draft", "piper", "festival", "none")
-"""Voices a render can ask for: the offline draft voice (recordings replace it beat by beat), or none.
-
-``draft`` is the default engine's voice, Piper's neural ``en_US-joe-medium``
-(also asked for as ``piper``); ``festival`` is festival's HTS voice; ``none``
-gives silent clips with the same timing.
-"""
+VOICES = Voice.names()
+"""The names a lecturer may give a voice (:class:`lecture.settings.Voice`)."""
 
 
 RECORDINGS = REPO / "recordings"
@@ -79,7 +74,7 @@ class LectureConfig:
     clips: tuple[Clip, ...] = LECTURE
     parameters: dict[str, Parameters] = field(default_factory=dict)  # scenes whose table the file has
     raw: dict[str, Any] = field(default_factory=dict)
-    voice: str = "draft"
+    voice: Voice = Voice.DRAFT
     narration: Path = field(default_factory=default_recordings)
 
     def settings(self) -> SceneSettings:
@@ -104,7 +99,7 @@ class LectureConfig:
         """
         part: dict[str, Any] = {
             "overrides": self.raw.get(clip.scene, {}),
-            "voice": self.voice,  # the engine's settings are in narration/voice.py, hashed with the code
+            "voice": str(self.voice),  # the engines' settings are in narration/engines.py, hashed as code
         }
         if clip.reads:
             part["reads"] = {scene: self.raw.get(scene, {}) for scene in clip.reads}
@@ -147,19 +142,19 @@ def load_config(path: Path | None) -> LectureConfig:
     return LectureConfig(Path(path), title, clips, parameters, raw, voice, narration)
 
 
-def _voice(path: Path, value: Any) -> str:
+def _voice(path: Path, value: Any) -> Voice:
     if value not in VOICES:
         raise ConfigError(f"{path}: voice must be one of {', '.join(repr(v) for v in VOICES)}, got {value!r}")
     return canonical_voice(str(value))
 
 
-def canonical_voice(voice: str) -> str:
+def canonical_voice(voice: str) -> Voice:
     """``piper`` names the default engine, so it is ``draft``: one name, one up-to-date hash.
 
-    >>> canonical_voice("piper"), canonical_voice("festival")
-    ('draft', 'festival')
+    >>> canonical_voice("piper") == "draft", canonical_voice("festival") is Voice.FESTIVAL
+    (True, True)
     """
-    return "draft" if voice == "piper" else voice
+    return Voice.named(voice)
 
 
 def _narration(path: Path, value: Any) -> Path:

@@ -20,10 +20,44 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, fields
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ENV", "SceneSettings", "Played"]
+__all__ = ["ENV", "SceneSettings", "Played", "Voice"]
+
+
+class Voice(StrEnum):
+    """The voices a render can ask for: the offline draft voice (recordings replace it beat by beat), or none.
+
+    ``draft`` is the default engine's voice, Piper's neural ``en_US-joe-medium``
+    (also asked for as ``piper``: :meth:`named`); ``festival`` is festival's
+    HTS voice; ``none`` gives silent clips with the same timing. The engines
+    themselves are :mod:`narration.engines`.
+
+    >>> Voice.named("piper"), Voice.named("festival") == "festival"
+    (<Voice.DRAFT: 'draft'>, True)
+    """
+
+    DRAFT = "draft"
+    FESTIVAL = "festival"
+    NONE = "none"
+
+    @classmethod
+    def named(cls, name: str) -> Voice:
+        """The voice ``name`` asks for (``piper`` is the default engine's: ``draft``); ValueError if none."""
+        return cls.DRAFT if name == "piper" else cls(name)
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """Every name a lecturer may write, in the order messages list them."""
+        return (cls.DRAFT.value, "piper", cls.FESTIVAL.value, cls.NONE.value)
+
+    @property
+    def audible(self) -> bool:
+        """Whether the beats are heard (every voice but ``none``)."""
+        return self is not Voice.NONE
+
 
 ENV = "LECTURE_SETTINGS"
 """The environment variable that carries the record, as JSON."""
@@ -38,7 +72,7 @@ class SceneSettings:
     config : Path | None
         The lecturer's ``lecture.toml`` (None: the default lecture).
     voice : str
-        ``draft``, ``festival`` or ``none`` (see :data:`lecture.config.VOICES`).
+        The voice asked for (:class:`Voice`).
     narration : Path | None
         The recordings folder (``<folder>/<Scene>/<beat id>.wav``); None: the repository's ``narration/``.
     voice_cache : Path | None
@@ -58,12 +92,15 @@ class SceneSettings:
     """
 
     config: Path | None = None
-    voice: str = "draft"
+    voice: Voice = Voice.DRAFT
     narration: Path | None = None
     voice_cache: Path | None = None
     estimate: bool = False
     beats_out: Path | None = None
     progress: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "voice", Voice.named(self.voice))  # a name given as a string
 
     def env(self) -> dict[str, str]:
         """The environment entry that gives a manim process these settings."""
@@ -83,6 +120,8 @@ class SceneSettings:
             raise ValueError(f"{ENV} has unknown setting(s) {unknown}: the build and the scene differ")
         paths = {"config", "narration", "voice_cache", "beats_out"}
         values: dict[str, Any] = {k: Path(v) if k in paths and v else v for k, v in data.items()}
+        if "voice" in values:
+            values["voice"] = Voice.named(values["voice"])
         return cls(**values)
 
     def replace(self, **changes: Any) -> SceneSettings:
@@ -96,8 +135,8 @@ class SceneSettings:
         Those :meth:`applied` in this process, if any, else the ones its process was given (:meth:`from_env`).
 
         >>> with SceneSettings(voice="none").applied():
-        ...     SceneSettings.current().voice
-        'none'
+        ...     SceneSettings.current().voice is Voice.NONE
+        True
         >>> SceneSettings.current() == SceneSettings.from_env()
         True
         """

@@ -25,10 +25,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from lecture.config import REPO, VOICES, default_recordings
-from lecture.settings import SceneSettings
-from narration import voice
+from lecture.settings import SceneSettings, Voice
+from narration import recordings, voice
 from narration.beats import Description
 from narration.cues import Cue
+from narration.engines import SpeechEngine, engine_for
 
 __all__ = [
     "VOICES",
@@ -88,7 +89,7 @@ class NarrationSettings:
     (for printing the script, where no audio is needed).
     """
 
-    voice: str = "draft"
+    voice: Voice = Voice.DRAFT
     recordings: Path = field(default_factory=default_recordings)
     cache: Path = REPO / "media" / "voice"
     estimate: bool = False
@@ -96,16 +97,17 @@ class NarrationSettings:
     def __post_init__(self) -> None:
         if self.voice not in VOICES:
             raise ValueError(f"voice must be one of {', '.join(VOICES)}, got {self.voice!r}")
+        object.__setattr__(self, "voice", Voice.named(self.voice))  # a name given as a string
 
     @property
-    def engine(self) -> str:
+    def engine(self) -> SpeechEngine:
         """The speech engine of the draft voice: festival when asked for, else piper (also times ``none``)."""
-        return "festival" if self.voice == "festival" else "piper"
+        return engine_for(self.voice)
 
     @property
     def audible(self) -> bool:
         """Whether the beats are heard (every voice but ``none``)."""
-        return self.voice != "none"
+        return self.voice.audible
 
     @classmethod
     def of(cls, given: SceneSettings) -> NarrationSettings:
@@ -216,9 +218,9 @@ def _recorded_layout(chunks: list[str], wav: Path) -> tuple[float, list[tuple[fl
     the beat's characters, then moved to the nearest start of speech after a
     pause (within 0.8 s).
     """
-    sr, samples = voice.wav_info(wav)
+    sr, samples = recordings.wav_info(wav)
     duration = len(samples) / sr
-    spans = voice.speech_onsets(samples, sr) or [(0.0, duration)]
+    spans = recordings.speech_onsets(samples, sr) or [(0.0, duration)]
     first, last = spans[0][0], spans[-1][1]
     total = sum(len(c) for c in chunks)
     starts: list[float] = []
@@ -250,9 +252,9 @@ class Narrator:
         path, warning = self.recording(beat_id), ""
         if path.exists():
             try:
-                voice.check_recording(path)
+                recordings.check_recording(path)
                 return self._recorded(beat_id, text, chunks, path)
-            except voice.BadRecording as exc:
+            except recordings.BadRecording as exc:
                 warning = f"{exc}; using the draft voice for this beat"
         make = self._estimated if self.settings.estimate else self._draft
         return replace(make(beat_id, text, chunks), warning=warning)
@@ -281,7 +283,7 @@ class Narrator:
             spans[-1][1],
             tuple(_cue_times(chunks, spans)),
             audio if heard else (),
-            engine=voice.engine_label(engine) if heard else "none",
+            engine=engine.label if heard else "none",
         )
 
     def _recorded(self, beat_id: str, text: str, chunks: list[str], wav: Path) -> Spoken:
@@ -299,5 +301,5 @@ class Narrator:
 
 
 def _seconds(wav: Path) -> float:
-    sr, samples = voice.wav_info(wav)
+    sr, samples = recordings.wav_info(wav)
     return len(samples) / sr

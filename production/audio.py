@@ -20,7 +20,7 @@ import pyloudnorm
 from scipy.ndimage import maximum_filter1d
 from scipy.signal import firwin, oaconvolve, resample_poly
 
-from narration.voice import wav_info
+from narration.recordings import wav_info
 
 __all__ = [
     "SAMPLE_RATE",

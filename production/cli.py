@@ -27,6 +27,7 @@ from production.options import (
     FORMATS,
     QUALITIES,
     REPO,
+    BuildRequest,
     RenderError,
     RenderOptions,
     RenderResult,
@@ -171,7 +172,7 @@ def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) 
     media = args.media_dir.resolve()
     out_dir = media / sub
     with media_lock(media):  # one render at a time in a media folder (production.lock)
-        results = render_clips(
+        request = BuildRequest(
             clips,
             options,
             out_dir,
@@ -184,6 +185,7 @@ def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) 
             scheduler=args.scheduler,
             config=config,
         )
+        results = render_clips(request)
         if build:
             from production.publish import publish_lecture  # imports PyAV and manim: only when needed
 

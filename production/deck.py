@@ -90,7 +90,7 @@ def build_slides(
             f"manim-slides render {deck}",
             deck_env,
         )
-        if settings.voice != "none":
+        if settings.voice.audible:
             voice_slides(work / "slides" / f"{deck}.json", BeatsRecord.read(beats), work / "voicing")
         captions += slide_captions(work / "slides" / f"{deck}.json", BeatsRecord.read(beats))
     _run(["bash", str(REPO / "tools" / "reveal_assets.sh"), str(CACHE_HOME)], work, "fetching reveal.js", env)

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from lecture.clips import Clip
+from lecture.config import LectureConfig
+from lecture.settings import SceneSettings
 
 __all__ = [
     "REPO",
     "QUALITIES",
+    "BuildRequest",
     "Quality",
     "RENDER_COST",
     "FORMATS",
@@ -126,6 +130,32 @@ class RenderOptions:
     def variant(self) -> str:
         """A folder name unique to this combination of options."""
         return f"{self.resolution}-{self.fmt}" + ("-alpha" if self.transparent else "")
+
+
+@dataclass(frozen=True)
+class BuildRequest:
+    """What a build is asked for: which clips, how, where to publish them, and on what.
+
+    ``extra(clip)`` is folded into each clip's inputs hash (the lecturer's
+    overrides); ``settings`` are what the scenes' manim processes are told;
+    ``numbered`` names the clips ``NN-Scene`` by their position in ``clips``;
+    ``shards`` splits each clip into that many shards (None: chosen from the
+    clips' lengths and the workers); ``jobs`` local workers, or ``scheduler``,
+    a dask scheduler's address; ``config`` lets jobs on other machines bring
+    the lecture file and recordings along.
+    """
+
+    clips: Sequence[Clip]
+    options: RenderOptions
+    out_dir: Path
+    jobs: int | None = None
+    extra: Callable[[Clip], str] | None = None
+    settings: SceneSettings | None = None
+    force: bool = False
+    numbered: bool = False
+    shards: int | None = None
+    scheduler: str | None = None
+    config: LectureConfig | None = None
 
 
 @dataclass(frozen=True)

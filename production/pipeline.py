@@ -40,6 +40,7 @@ from production.jobs import (
     render_shard,
 )
 from production.options import (
+    BuildRequest,
     RenderError,
     RenderOptions,
     RenderResult,
@@ -260,31 +261,10 @@ def _span_cost(timeline: Timeline, span: tuple[int, int] | None) -> float:
     return float(costs.sum() if span is None else costs[span[0] : span[1] + 1].sum())
 
 
-def render_clips(
-    clips: Sequence[Clip],
-    options: RenderOptions,
-    out_dir: Path,
-    *,
-    jobs: int | None = None,
-    extra: Callable[[Clip], str] | None = None,
-    settings: SceneSettings | None = None,
-    force: bool = False,
-    stream: TextIO | None = None,
-    numbered: bool = False,
-    shards: int | None = None,
-    scheduler: str | None = None,
-    config: LectureConfig | None = None,
-) -> list[RenderResult]:
-    """Render ``clips`` on ``jobs`` local workers or a dask cluster, reporting progress on ``stream``.
-
-    ``extra(clip)`` is folded into each clip's inputs hash (the lecturer's
-    overrides); ``settings`` are what the scenes' manim processes are told.
-    ``numbered`` names the clips ``NN-Scene`` by their position in ``clips``.
-    ``shards`` splits each clip into that many shards (default: chosen from
-    the clips' lengths and the workers); ``scheduler`` is a dask scheduler's
-    address (default: a local pool); ``config`` lets jobs on other machines
-    bring the lecture file and recordings along.
-    """
+def render_clips(request: BuildRequest, stream: TextIO | None = None) -> list[RenderResult]:
+    """Render ``request``'s clips on its local workers or dask cluster, reporting progress on ``stream``."""
+    clips, options, out_dir, shards = request.clips, request.options, request.out_dir, request.shards
+    jobs, scheduler, extra = request.jobs, request.scheduler, request.extra
     check_shards_option(shards, options)
     runner = connect(scheduler, max(1, jobs or os.cpu_count() or 1))
     try:
@@ -300,13 +280,13 @@ def render_clips(
             runner,
             board,
             extra or (lambda _c: ""),
-            settings or SceneSettings(),
-            numbered,
-            config,
+            request.settings or SceneSettings(),
+            request.numbered,
+            request.config,
             scheduler is None,
         )
-        results = _current(build, force)
-        flights = _plan(build, [i for i in range(len(clips)) if i not in results], shards, force)
+        results = _current(build, request.force)
+        flights = _plan(build, [i for i in range(len(clips)) if i not in results], shards, request.force)
         results |= build.run(flights)
     finally:
         runner.close()
@@ -384,6 +364,5 @@ def render_clip(
     settings: SceneSettings | None = None,
 ) -> RenderResult:
     """Render one clip, unsharded (unless up to date), and publish it under ``out_dir``."""
-    return render_clips(
-        [clip], options, out_dir, jobs=1, extra=lambda _c: extra, settings=settings, force=force, shards=1
-    )[0]
+    request = BuildRequest([clip], options, out_dir, 1, lambda _c: extra, settings, force, shards=1)
+    return render_clips(request)[0]

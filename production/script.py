@@ -16,7 +16,7 @@ from pathlib import Path
 
 from lecture.clips import Clip
 from lecture.config import LectureConfig
-from lecture.settings import SceneSettings
+from lecture.settings import SceneSettings, Voice
 from narration.beats import Beat, spoken
 from production.inputs import clip_inputs_hash
 from production.options import RenderOptions
@@ -40,7 +40,7 @@ def script_key(clip: Clip, config: LectureConfig) -> str:
 
 
 def _settings(config: LectureConfig) -> SceneSettings:
-    return SceneSettings(config=config.path, voice="none", narration=config.narration, estimate=True)
+    return SceneSettings(config=config.path, voice=Voice.NONE, narration=config.narration, estimate=True)
 
 
 def scene_beats(

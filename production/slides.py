@@ -7,6 +7,9 @@ manim-slides 5.7.0 was written for manim before 0.22, which removed the config
 keys ``write_to_movie`` and ``flush_cache`` and rejects ``max_files_cached = inf``.
 :func:`manim_patches.install_slides_config` restores those three keys with their
 0.21 meaning before manim-slides is imported; ``tests/production/test_slides.py`` covers it.
+It is installed when this module is imported, and not later, because manim's CLI
+imports this file to find the ``<Scene>Slides`` classes, which must exist by then,
+and ``ManimConfig`` offers no seam for keys it no longer has.
 """
 
 from __future__ import annotations

@@ -37,7 +37,8 @@ from manim.utils.exceptions import EndSceneEarlyException
 
 from atomic_files import write_text
 from lecture.settings import SceneSettings
-from narration import piper, voice
+from narration import piper
+from narration.engines import PIPER
 from production.options import REPO
 from scenes.observer import BeatObserver, observe_from_now, observing
 
@@ -257,7 +258,7 @@ def _voice_ready(scene: Any) -> None:
     """Start the draft voice now (piper loads its model in about 1.5 s), for this keeper's renders."""
     settings = scene.narrator.settings
     if settings.engine == "piper" and settings.audible and not settings.estimate:
-        piper.RUNNING.use(voice.PIPER, lambda _engine: None)
+        piper.RUNNING.use(PIPER, lambda _engine: None)
 
 
 def _start_render(

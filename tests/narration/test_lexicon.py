@@ -17,7 +17,7 @@ from functools import cache
 import pytest
 
 from narration.lexicon import RESPELLINGS, respell
-from narration.voice import speakable
+from narration.speakable import speakable
 from tests.scenes.script_text import script
 
 # the script is read off the scene runs: these tests run on their xdist worker (tests/scenes/script_text.py)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.io import wavfile
 
-from narration import voice
+from narration import engines, recordings
 from narration.narrator import (
     LINE,
     NarrationSettings,
@@ -20,7 +20,7 @@ from narration.narrator import (
 )
 
 needs_festival = pytest.mark.skipif(
-    shutil.which("text2wave") is None, reason=f"needs festival: {voice.INSTALL}"
+    shutil.which("text2wave") is None, reason=f"needs festival: {engines.INSTALL}"
 )
 
 TEXT = (
@@ -82,8 +82,8 @@ def test_draft_cues_start_with_their_speech_and_read_at_subtitle_pace(tmp_path):
         assert 1.0 <= cue.duration <= 7.0
         assert len(cue.text.replace("\n", " ")) / cue.duration <= 20.0
         # the cue starts where its speech starts, measured on the audio itself
-        sr, samples = voice.wav_info(wav)
-        onset = at + voice.speech_onsets(samples, sr)[0][0]
+        sr, samples = recordings.wav_info(wav)
+        onset = at + recordings.speech_onsets(samples, sr)[0][0]
         assert abs(cue.start - onset) <= 0.25
     ends = [c.end for c in spoken.cues]
     assert all(end <= nxt.start + 1e-9 for end, nxt in zip(ends, spoken.cues[1:], strict=False))

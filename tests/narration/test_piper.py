@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from narration import piper, voice
+from lecture.settings import Voice
+from narration import engines, piper
+from narration.engines import FESTIVAL_ENGINE, PIPER_ENGINE, VoiceError
 from narration.kept import Kept
-from narration.voice import VoiceError, engine_key, speech_onsets, synthesise, wav_info
+from narration.recordings import speech_onsets, wav_info
+from narration.voice import synthesise
 
 REPO = Path(__file__).resolve().parents[2]
 TWO_SENTENCES = "The query meets every key. The weights add up to one."
@@ -22,7 +25,7 @@ def test_piper_audio_is_reproducible_mono_16_bit_and_cached(tmp_path: Path, monk
     text = "Attention is a weighted average of the values."
     first = synthesise(text, tmp_path / "a")
     second = synthesise(text, tmp_path / "b")  # spoken again, from nothing cached
-    assert first.name == hashlib.sha256(f"{engine_key('piper')}\0{text}".encode()).hexdigest() + ".wav"
+    assert first.name == hashlib.sha256(f"{PIPER_ENGINE.key()}\0{text}".encode()).hexdigest() + ".wav"
     assert first.read_bytes() == second.read_bytes()
     with wave.open(str(first)) as w:
         assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (1, 2, 22050)
@@ -31,17 +34,18 @@ def test_piper_audio_is_reproducible_mono_16_bit_and_cached(tmp_path: Path, monk
     def engine_must_not_run(*args, **kwargs):
         raise AssertionError("the engine ran although the audio was cached")
 
-    monkeypatch.setattr(voice, "run_engine", engine_must_not_run)
+    monkeypatch.setattr(engines.PiperEngine, "speak", engine_must_not_run)
     assert synthesise(text, tmp_path / "a") == first
 
 
 def test_the_cache_key_names_voice_digests_settings_and_version() -> None:
-    key = engine_key("piper")
+    key = PIPER_ENGINE.key()
     assert all(d in key for d in piper.VOICE_MD5.values())
     assert "piper-tts 1.8.0" in key and "length_scale=1.35" in key
-    assert key != engine_key("festival")
-    with pytest.raises(ValueError, match="engine must be one of"):
-        engine_key("espeak")
+    assert key != FESTIVAL_ENGINE.key()
+    assert engines.engine_for(Voice.named("piper")) is PIPER_ENGINE
+    with pytest.raises(ValueError, match="'espeak' is not a valid Voice"):
+        Voice.named("espeak")
 
 
 def test_piper_speaks_at_about_150_words_a_minute(tmp_path: Path) -> None:
@@ -65,15 +69,15 @@ def test_piper_pauses_between_sentences_and_trims_the_ends(tmp_path: Path) -> No
 
 
 def test_one_piper_speaks_every_text_and_a_stopped_one_is_started_again(tmp_path: Path) -> None:
-    piper.speak("Hello again.", tmp_path / "a.wav", voice.PIPER)
-    running = piper.RUNNING.running(voice.PIPER)
-    piper.speak("And once more.", tmp_path / "b.wav", voice.PIPER)
-    assert piper.RUNNING.running(voice.PIPER) is running  # one process for both texts
+    piper.speak("Hello again.", tmp_path / "a.wav", engines.PIPER)
+    running = piper.RUNNING.running(engines.PIPER)
+    piper.speak("And once more.", tmp_path / "b.wav", engines.PIPER)
+    assert piper.RUNNING.running(engines.PIPER) is running  # one process for both texts
     running.process.kill()
     running.process.wait()
-    piper.speak("Hello again.", tmp_path / "c.wav", voice.PIPER)
+    piper.speak("Hello again.", tmp_path / "c.wav", engines.PIPER)
     assert (tmp_path / "a.wav").read_bytes() == (tmp_path / "c.wav").read_bytes()
-    assert piper.RUNNING.running(voice.PIPER) is not running
+    assert piper.RUNNING.running(engines.PIPER) is not running
     assert not running.folder.exists() and running.process.stderr.closed  # the dead one left nothing behind
 
 

@@ -13,19 +13,13 @@ import numpy as np
 import pytest
 from scipy.io import wavfile
 
-from narration import festival, voice
-from narration.voice import (
-    ENGINE,
-    BadRecording,
-    VoiceError,
-    check_recording,
-    speakable,
-    speech_onsets,
-    synthesise,
-    wav_info,
-)
+from narration import engines, festival, voice
+from narration.engines import FESTIVAL_ENGINE, VoiceError
+from narration.recordings import BadRecording, check_recording, speech_onsets, wav_info
+from narration.speakable import speakable
+from narration.voice import synthesise
 
-needs_festival = pytest.mark.skipif(shutil.which("festival") is None, reason=voice.INSTALL)
+needs_festival = pytest.mark.skipif(shutil.which("festival") is None, reason=engines.INSTALL)
 
 SR = 48000
 TWO_SENTENCES = "The query meets every key. The weights add up to one."
@@ -84,9 +78,9 @@ def test_speakable_is_ascii() -> None:
 @needs_festival
 def test_synthesise_is_cached_deterministic_mono_16_bit(tmp_path: Path, monkeypatch) -> None:
     text = "Attention is a weighted average of the values."
-    first = synthesise(text, tmp_path / "a", "festival")
-    second = synthesise(text, tmp_path / "b", "festival")
-    assert first.name == hashlib.sha256(f"{ENGINE}\0{text}".encode()).hexdigest() + ".wav"
+    first = synthesise(text, tmp_path / "a", FESTIVAL_ENGINE)
+    second = synthesise(text, tmp_path / "b", FESTIVAL_ENGINE)
+    assert first.name == hashlib.sha256(f"{FESTIVAL_ENGINE.key()}\0{text}".encode()).hexdigest() + ".wav"
     assert first.read_bytes() == second.read_bytes()
     with wave.open(str(first)) as w:
         assert (w.getnchannels(), w.getsampwidth()) == (1, 2)
@@ -95,13 +89,13 @@ def test_synthesise_is_cached_deterministic_mono_16_bit(tmp_path: Path, monkeypa
     def engine_must_not_run(*args, **kwargs):
         raise AssertionError("the engine ran although the audio was cached")
 
-    monkeypatch.setattr(voice, "run_engine", engine_must_not_run)
-    assert synthesise(text, tmp_path / "a", "festival") == first
+    monkeypatch.setattr(engines.FestivalEngine, "speak", engine_must_not_run)
+    assert synthesise(text, tmp_path / "a", FESTIVAL_ENGINE) == first
 
 
 @needs_festival
 def test_synthesise_trims_silence_to_the_speech(tmp_path: Path) -> None:
-    sr, x = wav_info(synthesise(TWO_SENTENCES, tmp_path, "festival"))
+    sr, x = wav_info(synthesise(TWO_SENTENCES, tmp_path, FESTIVAL_ENGINE))
     spans = speech_onsets(x, sr)
     assert spans[0][0] <= 0.035
     assert 0.03 <= x.size / sr - spans[-1][1] <= 0.08
@@ -115,7 +109,7 @@ def test_speech_rate_is_about_150_words_a_minute(tmp_path: Path) -> None:
         "The cache keeps every key and value, so memory grows with the length of the sequence.",
     ]
     words = sum(len(s.split()) for s in sentences)
-    wavs = [synthesise(s, tmp_path, "festival") for s in sentences]
+    wavs = [synthesise(s, tmp_path, FESTIVAL_ENGINE) for s in sentences]
     seconds = sum(wav_info(p)[1].size / wav_info(p)[0] for p in wavs)
     assert 140 <= words / seconds * 60 <= 160
 
@@ -127,7 +121,7 @@ def test_a_failed_write_leaves_no_file(tmp_path: Path, monkeypatch) -> None:
 
     monkeypatch.setattr(voice.wavfile, "write", broken_write)
     with pytest.raises(OSError, match="disk full"):
-        synthesise("One more sentence.", tmp_path, "festival")
+        synthesise("One more sentence.", tmp_path, FESTIVAL_ENGINE)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -137,9 +131,9 @@ def test_one_festival_speaks_every_text_as_text2wave_does(tmp_path: Path) -> Non
     texts = [TWO_SENTENCES, "Hi.", 'A "quoted" word, k effective, and tau 0.5.', TWO_SENTENCES]
     for k, text in enumerate(texts):
         (tmp_path / f"{k}.txt").write_text(text)
-        festival.speak(voice.FESTIVAL_SETUP, tmp_path / f"{k}.txt", tmp_path / f"{k}-kept.wav")
+        festival.speak(engines.FESTIVAL_SETUP, tmp_path / f"{k}.txt", tmp_path / f"{k}-kept.wav")
         alone = subprocess.run(
-            ["text2wave", "-eval", voice.FESTIVAL_SETUP, "-o", str(tmp_path / f"{k}-alone.wav")],
+            ["text2wave", "-eval", engines.FESTIVAL_SETUP, "-o", str(tmp_path / f"{k}-alone.wav")],
             input=text,
             text=True,
             capture_output=True,
@@ -153,26 +147,26 @@ def test_one_festival_speaks_every_text_as_text2wave_does(tmp_path: Path) -> Non
 @needs_festival
 def test_a_festival_that_stops_is_started_again(tmp_path: Path) -> None:
     (tmp_path / "t.txt").write_text("Hello again.")
-    festival.speak(voice.FESTIVAL_SETUP, tmp_path / "t.txt", tmp_path / "a.wav")
-    running = festival.RUNNING.running(voice.FESTIVAL_SETUP)
+    festival.speak(engines.FESTIVAL_SETUP, tmp_path / "t.txt", tmp_path / "a.wav")
+    running = festival.RUNNING.running(engines.FESTIVAL_SETUP)
     running.process.kill()
     running.process.wait()
-    festival.speak(voice.FESTIVAL_SETUP, tmp_path / "t.txt", tmp_path / "b.wav")
+    festival.speak(engines.FESTIVAL_SETUP, tmp_path / "t.txt", tmp_path / "b.wav")
     assert (tmp_path / "a.wav").read_bytes() == (tmp_path / "b.wav").read_bytes()
-    assert festival.RUNNING.running(voice.FESTIVAL_SETUP) is not running
+    assert festival.RUNNING.running(engines.FESTIVAL_SETUP) is not running
 
 
 def test_missing_engine_names_the_package(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(voice.shutil, "which", lambda name: None)
-    with pytest.raises(VoiceError, match=voice.INSTALL):
-        synthesise("Hello.", tmp_path, "festival")
+    monkeypatch.setattr(engines.shutil, "which", lambda name: None)
+    with pytest.raises(VoiceError, match=engines.INSTALL):
+        synthesise("Hello.", tmp_path, FESTIVAL_ENGINE)
 
 
 @needs_festival
 def test_missing_voice_names_the_package(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(voice, "FESTIVAL_SETUP", "(voice_no_such_voice_hts)")
+    monkeypatch.setattr(engines, "FESTIVAL_SETUP", "(voice_no_such_voice_hts)")
     with pytest.raises(VoiceError, match="festvox-us-slt-hts") as caught:
-        synthesise("Hello.", tmp_path, "festival")
+        synthesise("Hello.", tmp_path, FESTIVAL_ENGINE)
     assert "\n" not in str(caught.value)
     assert list(tmp_path.iterdir()) == []
 
@@ -308,7 +302,7 @@ def test_speech_onsets_of_silence_is_empty() -> None:
 
 @needs_festival
 def test_speech_onsets_split_two_spoken_sentences(tmp_path: Path) -> None:
-    sr, x = wav_info(synthesise(TWO_SENTENCES, tmp_path, "festival"))
+    sr, x = wav_info(synthesise(TWO_SENTENCES, tmp_path, FESTIVAL_ENGINE))
     spans = speech_onsets(x, sr)
     assert len(spans) == 2
     (_, end1), (start2, end2) = spans

@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 from scipy.io import wavfile
 
-from narration import voice
+from narration import engines, voice
 from production.aac import encode_track, mux_track, video_seconds
 from production.audio import SAMPLE_RATE, lay_track, limit, measure, normalise, true_peak
 
 SR = SAMPLE_RATE
-needs_festival = pytest.mark.skipif(shutil.which("text2wave") is None, reason=voice.INSTALL)
+ENGINE_NAMED = {"piper": engines.PIPER_ENGINE, "festival": engines.FESTIVAL_ENGINE}
+needs_festival = pytest.mark.skipif(shutil.which("text2wave") is None, reason=engines.INSTALL)
 
 
 def sine(seconds: float, amplitude: float, freq: float = 997.0, sr: int = SR, phase: float = 0.0):
@@ -179,7 +180,9 @@ def test_normalise_stereo_shares_one_gain() -> None:
 
 @pytest.mark.parametrize("engine", ["piper", pytest.param("festival", marks=needs_festival)])
 def test_normalise_a_draft_utterance(tmp_path: Path, engine: str) -> None:
-    wav = voice.synthesise("The softmax turns scores into weights that add up to one.", tmp_path, engine)
+    wav = voice.synthesise(
+        "The softmax turns scores into weights that add up to one.", tmp_path, ENGINE_NAMED[engine]
+    )
     track = lay_track([(wav, 0.5)], duration=5.0)
     assert_on_target(normalise(track, SR))
 

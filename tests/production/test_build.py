@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from narration.voice import wav_info
+from narration.recordings import wav_info
 from production.captions import parse_srt
 from production.media import probe
 from production.publish import sha256
@@ -369,7 +369,7 @@ def test_captions_follow_subtitle_practice(build):
 
 def test_each_caption_starts_with_its_speech(build):
     """Measured on the clip's own audio track: every cue starts within 0.25 s of a start of speech."""
-    from narration.voice import speech_onsets
+    from narration.recordings import speech_onsets
     from production.soundtrack import decode_audio
 
     out = build["out"]
@@ -384,7 +384,7 @@ def test_each_caption_starts_with_its_speech(build):
 
 def test_the_lecture_speaks_where_its_captions_say(build):
     """The lecture's track is the clips' packets laid end to end: each cue still starts with its speech."""
-    from narration.voice import speech_onsets
+    from narration.recordings import speech_onsets
     from production.soundtrack import decode_audio
 
     out = build["out"]
