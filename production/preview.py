@@ -47,7 +47,16 @@ from production.options import REPO, RenderError, RenderOptions, UsageError
 from production.planning import plan, plan_key
 from production.soundtrack import add_voice
 
-__all__ = ["BeatPreview", "preview_beats", "beat_key", "watch", "WATCHED"]
+__all__ = [
+    "BeatPreview",
+    "preview_beats",
+    "beat_key",
+    "watch",
+    "WATCHED",
+    "publish_beat",
+    "write_stamp",
+    "stamps",
+]
 
 WATCHED = ("scenes", "drawing", "narration", "lecture", "attnmath", "manim_patches", "manim.cfg")
 """What a preview's pictures and sound come from, in the repository (with the lecture file and recordings)."""
@@ -69,7 +78,7 @@ def _paths(folder: Path, beat: str) -> tuple[Path, Path, Path, Path]:
     return (folder / f"{beat}.mp4", folder / f"{beat}.png", folder / f"{beat}.srt", folder / f"{beat}.inputs")
 
 
-def _scene_hash(clip: Clip, options: RenderOptions, config: LectureConfig) -> str:
+def scene_hash(clip: Clip, options: RenderOptions, config: LectureConfig) -> str:
     return clip_inputs_hash(clip, options, config.fingerprint(clip))
 
 
@@ -85,7 +94,12 @@ def beat_key(
     return digest.hexdigest()
 
 
-def _stamps(folder: Path, beat: str) -> list[str]:
+def write_stamp(folder: Path, beat: str, scene: str, key: str) -> None:
+    """Stamp ``beat``'s preview with the scene's inputs hash and the beat's own key (renamed into place)."""
+    write_text(_paths(folder, beat)[3], f"{scene}\n{key}\n")
+
+
+def stamps(folder: Path, beat: str) -> list[str]:
     """The beat's stamp lines (scene hash, beat key), if it has been previewed and all its files are there."""
     video, still, captions, inputs = _paths(folder, beat)
     if not all(p.exists() for p in (video, still, captions, inputs)):
@@ -106,12 +120,12 @@ def preview_beats(
     folder = media_dir / "preview" / clip.scene
     manim_run.check_latex()
     manim_run.ensure_writable(folder)
-    scene = _scene_hash(clip, options, config)
-    published = [p.stem for p in folder.glob("*.inputs")]
-    if beats and all(_matching(b, published) for b in beats):  # each was previewed: is the scene unchanged?
-        done = [_resolve(clip, b, published) for b in beats]
-        if all(_stamps(folder, b)[:1] == [scene] for b in done):
-            return [_published(folder, b, rendered=False, seconds=0.0) for b in done]  # nothing to plan
+    scene = scene_hash(clip, options, config)
+    previewed = [p.stem for p in folder.glob("*.inputs")]
+    if beats and all(_matching(b, previewed) for b in beats):  # each was previewed: is the scene unchanged?
+        done = [_resolve(clip, b, previewed) for b in beats]
+        if all(stamps(folder, b)[:1] == [scene] for b in done):
+            return [published(folder, b, rendered=False, seconds=0.0) for b in done]  # nothing to plan
     with media_lock(media_dir):  # planning and rendering: one command at a time in a media folder
         return _plan_and_render(clip, beats, options, media_dir, config, folder, scene)
 
@@ -134,13 +148,13 @@ def _plan_and_render(
     timed = {beat.id: beat for beat in timeline.record}
     chosen = [_resolve(clip, b, spans) for b in beats] if beats else list(spans)
     keys = {beat: beat_key(clip, options, config, timed[beat], spans[beat]) for beat in chosen}
-    stale = [beat for beat in chosen if _stamps(folder, beat)[1:2] != [keys[beat]]]
+    stale = [beat for beat in chosen if stamps(folder, beat)[1:2] != [keys[beat]]]
     shutil.rmtree(work, ignore_errors=True)
     rendered = {r.beat: r for r in _render_beats(clip, stale, options, media_dir, config, scene)}
     results = []
     for beat in chosen:
-        write_text(_paths(folder, beat)[3], f"{scene}\n{keys[beat]}\n")
-        results.append(rendered.get(beat) or _published(folder, beat, rendered=False, seconds=0.0))
+        write_stamp(folder, beat, scene, keys[beat])
+        results.append(rendered.get(beat) or published(folder, beat, rendered=False, seconds=0.0))
     return results
 
 
@@ -178,7 +192,7 @@ def _resolve(clip: Clip, name: str, beats: Iterable[str]) -> str:
     return found
 
 
-def _published(folder: Path, beat: str, *, rendered: bool, seconds: float) -> BeatPreview:
+def published(folder: Path, beat: str, *, rendered: bool, seconds: float) -> BeatPreview:
     video, still, captions, _ = _paths(folder, beat)
     return BeatPreview(beat, video, still, captions, rendered, seconds)
 

@@ -42,7 +42,7 @@ from dataclasses import asdict
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from atomic_files import copy_file, write_text
+from atomic_files import copy_file
 from lecture.clips import Clip
 from lecture.config import LectureConfig
 from narration.beats import BeatsRecord
@@ -50,7 +50,15 @@ from production import manim_run
 from production.inputs import clip_inputs_hash
 from production.lock import media_lock
 from production.options import RenderError, RenderOptions
-from production.preview import BeatPreview, _paths, _published, _scene_hash, _stamps, beat_key, publish_beat
+from production.preview import (
+    BeatPreview,
+    beat_key,
+    publish_beat,
+    published,
+    scene_hash,
+    stamps,
+    write_stamp,
+)
 from production.warm_child import SKIP_ALL, Answer, Replayed, Request
 
 __all__ = ["WarmScene", "FRESH", "warm_up"]
@@ -92,9 +100,9 @@ class WarmScene:
 
     def refresh(self, config: LectureConfig) -> list[BeatPreview]:
         """Bring the watched beats' previews up to date after a save (or at the start)."""
-        scene = _scene_hash(self.clip, self.options, config)
+        scene = scene_hash(self.clip, self.options, config)
         if self.keepers and scene == self.scene:  # nothing changed: render only a beat whose files went
-            missing = [beat for beat, _ in self.keepers if not _stamps(self.folder, beat)]
+            missing = [beat for beat, _ in self.keepers if not stamps(self.folder, beat)]
             if not missing:
                 return []
             with media_lock(self.media_dir):
@@ -115,7 +123,7 @@ class WarmScene:
                 return results
         self._replay(config)
         self.scene, self.code, self.voices = scene, code, voices
-        stale = [b for b, _ in self.keepers if _stamps(self.folder, b)[:1] != [scene]]
+        stale = [b for b, _ in self.keepers if stamps(self.folder, b)[:1] != [scene]]
         results = self._ask(Request(force=True), config, scene, only=stale)
         return results or []
 
@@ -139,9 +147,9 @@ class WarmScene:
             if answer.status == "failed":
                 raise RenderError(f"{beat}: {answer.message}")
             if answer.status == "unchanged":
-                stamp = _stamps(self.folder, beat)
+                stamp = stamps(self.folder, beat)
                 if stamp:  # the published beat is still right for the saved scene
-                    write_text(_paths(self.folder, beat)[3], "\n".join([scene, *stamp[1:]]) + "\n")
+                    write_stamp(self.folder, beat, scene, stamp[1])
                 continue
             results.append(self._publish(answer, config, scene, start))
         return results
@@ -156,8 +164,8 @@ class WarmScene:
         record = BeatsRecord.read(Path(answer.beats))
         beat = publish_beat(self.clip, answer.beat, silent, record, self.folder, beat_work)
         key = beat_key(self.clip, self.options, config, beat, (answer.first, answer.last))
-        write_text(_paths(self.folder, answer.beat)[3], f"{scene}\n{key}\n")
-        return _published(self.folder, answer.beat, rendered=True, seconds=time.monotonic() - start)
+        write_stamp(self.folder, answer.beat, scene, key)
+        return published(self.folder, answer.beat, rendered=True, seconds=time.monotonic() - start)
 
     def _replay(self, config: LectureConfig) -> None:
         """Replay the saved scene in a fork, leaving new keepers at the watched beats."""

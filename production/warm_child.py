@@ -22,6 +22,7 @@ connection.
 from __future__ import annotations
 
 import ast
+import json
 import os
 import select
 import socket
@@ -84,15 +85,11 @@ class Replayed:
 
     def write(self, path: Path) -> None:
         """Write whole (renamed into place)."""
-        import json
-
         write_text(path, json.dumps(asdict(self)))
 
     @classmethod
     def read(cls, path: Path) -> Replayed:
         """Read back; a replay that wrote nothing (killed) reads as an error."""
-        import json
-
         try:
             data = json.loads(path.read_text())
         except (OSError, ValueError):
@@ -204,10 +201,9 @@ class _Keepers(BeatObserver):
 class _Finisher(BeatObserver):
     """In a render: the watched beat plays, and the scene ends at the next beat or animation."""
 
-    def __init__(self, beat_id: str, conn: Connection) -> None:
-        self.beat_id, self.conn = beat_id, conn
-        self.scene: Any = None
-        self.first = self.last = -1
+    def __init__(self, beat_id: str, conn: Connection, scene: Any) -> None:
+        self.beat_id, self.conn, self.scene = beat_id, conn, scene
+        self.first, self.last = scene.renderer.num_plays, -1
 
     def starting(self, scene: Any, beat_id: str, text: str) -> str:
         raise EndSceneEarlyException  # the next beat: the watched one is done
@@ -275,8 +271,7 @@ def _start_render(
             )
     if said == text and not request.force:
         _answer(conn, Answer(beat_id, "unchanged"))
-    finisher = _Finisher(beat_id, conn)
-    finisher.scene, finisher.first = scene, scene.renderer.num_plays
+    finisher = _Finisher(beat_id, conn, scene)
     _RENDER.append(finisher)
     config.from_animation_number = scene.renderer.num_plays  # draw from the beat's first animation
     observe_from_now(finisher)
