@@ -13,12 +13,12 @@ course of --lectures such lectures on each of --workers workers. The model: the 
 runs in four phases, one after another: every lecture's prepare step, every clip's
 shards, every clip's join and voice, every lecture's publishing; each phase is spread
 over the workers longest job first. A clip is cut into the shards the build's own rule
-gives (production.shards.auto_shards) for the course's clips and that many workers;
+gives (production.render.cut.auto_shards) for the course's clips and that many workers;
 each shard costs the clip's measured render over n, plus a start-up (import, building
 the scene, skipping to its range) taken as the prepare step's time per scene, for every
 shard but the first. A build whose clips are not cut skips the prepare step (each render
 typesets and speaks for itself); the model then takes the start-up as
-``production.shards.SHARD_STARTUP`` and, for a course whose clips are cut, a prepare
+``production.render.cut.SHARD_STARTUP`` and, for a course whose clips are cut, a prepare
 step of one start-up per scene.
 """
 
@@ -39,8 +39,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from production.options import QUALITIES  # noqa: E402
-from production.shards import SHARD_STARTUP, auto_shards, min_shard_seconds  # noqa: E402
-from production.timeline import Timeline  # noqa: E402
+from production.render.cut import SHARD_STARTUP, auto_shards, min_shard_seconds  # noqa: E402
+from production.render.timeline import Timeline  # noqa: E402
 
 BOARD = r"\[[^\]]*?(\d+\.\d)s\] "  # the elapsed seconds at the start of each progress line
 

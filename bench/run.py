@@ -6,7 +6,7 @@ still frame (``bench/still.py``), all measured in the same run.
 Prints a table; never asserts: goals are read off the numbers.
 
 At 1080p60 (``--shard-qualities``, default h) it also renders TemperatureSweep through
-the build (``production.pipeline``) whole and in two shards (``--shards 1,2``) on as
+the build (``production.render.pipeline``) whole and in two shards (``--shards 1,2``) on as
 many local workers, with warm TeX, text and voice caches, and prints the wall time of
 each (from the start of the build to the finished, voiced clip: the two shards' plan
 included, which one whole clip does not need) and the speed-up (goal: at least 1.7x with
@@ -37,8 +37,8 @@ sys.path.insert(0, str(REPO))
 
 from lecture.clips import LECTURE  # noqa: E402
 from lecture.settings import SceneSettings  # noqa: E402
-from production.manim_run import config_with_caches  # noqa: E402
-from production.media import probe  # noqa: E402
+from production.media.video import probe  # noqa: E402
+from production.render.manim_run import config_with_caches  # noqa: E402
 
 
 def video_seconds(path: Path) -> float:
@@ -54,7 +54,8 @@ CACHE = REPO / "media"  # the build's shared TeX, text and voice caches
 
 def prepare(scene: str) -> None:
     """Typeset and voice a lecture scene untimed, as the build does before its renders."""
-    subprocess.run([sys.executable, "-m", "production.prepare", str(CACHE), scene], cwd=REPO, check=True)
+    prepare = [sys.executable, "-m", "production.render.prepare", str(CACHE), scene]
+    subprocess.run(prepare, cwd=REPO, check=True)
 
 
 def render(source: Path, scene: str, quality: str) -> tuple[float, float]:
@@ -114,7 +115,7 @@ def sharded_render(scene: str, quality: str, shards: int) -> tuple[float, float,
     from lecture.clips import find_clip
     from lecture.config import LectureConfig
     from production.options import BuildRequest, RenderOptions
-    from production.pipeline import render_clips
+    from production.render.pipeline import render_clips
 
     options = RenderOptions(quality)
     with tempfile.TemporaryDirectory() as tmp:

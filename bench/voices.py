@@ -27,7 +27,7 @@ from narration.recordings import wav_info  # noqa: E402
 from narration.voice import synthesise  # noqa: E402
 
 ENGINES = {engine.name: engine for engine in (PIPER_ENGINE, FESTIVAL_ENGINE)}
-from production.script import scene_beats  # noqa: E402
+from production.publish.script import scene_beats  # noqa: E402
 
 
 def lecture_chunks() -> list[str]:

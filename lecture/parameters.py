@@ -5,7 +5,7 @@ scene's ``lecture.toml`` table; the others are fixed example data that the
 scene and the page's Explore figure both read. From these models come the
 lecture file's validation and its one-line errors (:meth:`Parameters.from_table`),
 the values a scene renders with (``LectureScene.setup``), the page figures'
-data (:mod:`production.page.figures`), and the README's table of keys
+data (:mod:`production.publish.page.figures`), and the README's table of keys
 (:func:`keys_table`, which a test compares with the README).
 """
 

@@ -2,7 +2,7 @@
 
 A beat's cues count from the beat's start (:mod:`narration.narrator`); a
 clip's or the lecture's captions count from the video's start
-(:mod:`production.captions`, which reads and writes them as SRT and WebVTT).
+(:mod:`production.media.captions`, which reads and writes them as SRT and WebVTT).
 """
 
 from __future__ import annotations

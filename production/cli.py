@@ -21,8 +21,6 @@ from atomic_files import write_text
 from lecture.clips import Clip, UnknownScene, find_clip
 from lecture.config import ConfigError, LectureConfig, load_config
 from narration.beats import Beat, Description
-from production.lock import media_lock
-from production.manim_run import terminate_children
 from production.options import (
     FORMATS,
     QUALITIES,
@@ -34,6 +32,8 @@ from production.options import (
     UsageError,
     check_shards_option,
 )
+from production.render.lock import media_lock
+from production.render.manim_run import terminate_children
 
 __all__ = ["main"]
 
@@ -138,16 +138,18 @@ def cmd_list(config: LectureConfig) -> None:
 
 
 def render_clips(*args: Any, **kwargs: Any) -> list[RenderResult]:
-    """:func:`production.pipeline.render_clips`, imported when a command renders (not for list or script)."""
-    from production.pipeline import render_clips as render
+    """:func:`production.render.pipeline.render_clips`, imported when a command renders (not list, script)."""
+    from production.render.pipeline import render_clips as render
 
     return render(*args, **kwargs)
 
 
 def cmd_script(args: argparse.Namespace, config: LectureConfig) -> None:
     """Print or write the narration script of the lecture's scenes (each scene's plan kept in media/plans)."""
-    from production.plans import PlanStore
-    from production.script import narration_script  # a scene's dry run imports manim: only when needed
+    from production.publish.script import (
+        narration_script,  # a scene's dry run imports manim: only when needed
+    )
+    from production.render.plans import PlanStore
 
     text = narration_script(config, PlanStore(args.media_dir.resolve()), before_dry_run=check_manim)
     if args.out is None:
@@ -171,7 +173,7 @@ def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) 
     sub = Path("lecture") / options.resolution if build else Path("clips") / options.variant
     media = args.media_dir.resolve()
     out_dir = media / sub
-    with media_lock(media):  # one render at a time in a media folder (production.lock)
+    with media_lock(media):  # one render at a time in a media folder (production.render.lock)
         request = BuildRequest(
             clips,
             options,
@@ -187,7 +189,7 @@ def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) 
         )
         results = render_clips(request)
         if build:
-            from production.publish import publish_lecture  # imports PyAV and manim: only when needed
+            from production.publish.assemble import publish_lecture  # imports PyAV and manim: when needed
 
             page = publish_lecture(results, options, out_dir, config.title, config, _describer(args, config))
             described = f"\ndescribed: {out_dir / 'lecture-described.mp4'}" if args.described else ""
@@ -205,7 +207,7 @@ def _describer(args: argparse.Namespace, config: LectureConfig) -> Describer:
     if not args.described:
         return False
     from narration.narrator import NarrationSettings
-    from production.described import speaker  # imports PyAV: only when asked for
+    from production.publish.described import speaker  # imports PyAV: only when asked for
 
     media = args.media_dir.resolve()
     return speaker(NarrationSettings(voice=config.voice, recordings=config.narration, cache=media / "voice"))
@@ -213,7 +215,10 @@ def _describer(args: argparse.Namespace, config: LectureConfig) -> Describer:
 
 def cmd_preview(args: argparse.Namespace, config: LectureConfig) -> None:
     """Render the chosen beats of one scene into media/preview/<Scene>/ and print their files."""
-    from production.preview import preview_beats, watch  # imports the render machinery: only when needed
+    from production.publish.preview import (  # imports the render machinery: only when needed
+        preview_beats,
+        watch,
+    )
 
     clip = find_clip(args.scene)
     options, media = RenderOptions(args.quality), args.media_dir.resolve()
@@ -229,7 +234,7 @@ def cmd_preview(args: argparse.Namespace, config: LectureConfig) -> None:
 
 def cmd_slides(args: argparse.Namespace, config: LectureConfig) -> None:
     """Render every chosen scene as a deck and convert to HTML, PPTX and PDF."""
-    from production.deck import build_slides
+    from production.publish.deck import build_slides
 
     RenderOptions(args.quality)  # a bad quality is refused before anything is locked or written
     media = args.media_dir.resolve()

@@ -154,7 +154,7 @@ class LectureScene(Scene, Generic[P]):
         the same values the screen shows. :data:`SAID` marks a beat whose
         narration describes its picture already. A described build speaks the
         description after the beat while the picture holds
-        (:mod:`production.described`); ``script`` prints it.
+        (:mod:`production.publish.described`); ``script`` prints it.
 
         The beat lasts at least as long as its narration plus a breath: when
         the body's animations are shorter, the last frame is held. The body
@@ -223,7 +223,7 @@ class LectureScene(Scene, Generic[P]):
         """Play, then note the equations on screen (the descriptive transcript lists each beat's).
 
         The animation's span is noted in ``moving``: a dry run's plan of when the picture moves, which
-        :func:`production.motion.plan_held` checks against the speech without rendering a frame.
+        :func:`production.media.motion.plan_held` checks against the speech without rendering a frame.
         """
         start = self.renderer.time
         super().play(*args, **kwargs)

@@ -218,7 +218,7 @@ def test_the_role_colours_are_distinct_hex():
 
 # --- the page takes its colours from the theme -----------------------------------------------------------
 
-PAGE = REPO / "production" / "page"
+PAGE = REPO / "production" / "publish" / "page"
 HEX = re.compile(r"#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})\b")
 
 
@@ -241,7 +241,7 @@ def test_the_page_never_hard_codes_a_theme_colour():
 
 
 def test_every_colour_variable_the_css_uses_is_defined():
-    from production.page import ROLES as PAGE_ROLES
+    from production.publish.page import ROLES as PAGE_ROLES
 
     defined = {r.lower() for r in PAGE_ROLES}
     css = [p for p in page_sources() if p.suffix == ".css"]

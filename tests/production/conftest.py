@@ -23,9 +23,9 @@ import pytest
 from drawing import theme
 from lecture.clips import LECTURE
 from lecture.config import load_config
-from production.captions import Cue, to_srt
+from production.media.captions import Cue, to_srt
 from production.options import RenderOptions, RenderResult
-from production.publish import publish_lecture
+from production.publish.assemble import publish_lecture
 from tests.production.browser import chromium, open_page
 from tests.scenes.conftest import media_dir, scene_run_for_render  # noqa: F401  (a scene run in-process, for test_render)
 

@@ -13,8 +13,8 @@ import pytest
 from scipy.io import wavfile
 
 from narration import engines, voice
-from production.aac import encode_track, mux_track, video_seconds
-from production.audio import SAMPLE_RATE, lay_track, limit, measure, normalise, true_peak
+from production.media.aac import encode_track, mux_track, video_seconds
+from production.media.audio import SAMPLE_RATE, lay_track, limit, measure, normalise, true_peak
 
 SR = SAMPLE_RATE
 ENGINE_NAMED = {"piper": engines.PIPER_ENGINE, "festival": engines.FESTIVAL_ENGINE}
@@ -105,7 +105,7 @@ def test_peak_envelope_equals_the_oversampled_signal() -> None:
     # The polyphase FFT branches give what scipy's 4x resampler gives, sample for sample.
     from scipy.signal import resample_poly
 
-    from production.audio import _INTERPOLATOR, OVERSAMPLING, _peak_envelope
+    from production.media.audio import _INTERPOLATOR, OVERSAMPLING, _peak_envelope
 
     rng = np.random.default_rng(7)
     for shape in [(48_000,), (9_000, 2), (5,), (600_000,)]:  # the last in three blocks

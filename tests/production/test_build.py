@@ -18,9 +18,9 @@ import pytest
 from PIL import Image
 
 from narration.recordings import wav_info
-from production.captions import parse_srt
-from production.media import probe
-from production.publish import sha256
+from production.media.captions import parse_srt
+from production.media.video import probe
+from production.publish.assemble import sha256
 from tests.production.browser import ARGS as CHROMIUM_ARGS
 from tests.production.shard_helpers import media_with_caches
 
@@ -196,8 +196,8 @@ def test_second_build_renders_nothing(build):
 
 
 def test_a_described_build_after_a_plain_one_renders_no_frames_and_holds_for_each_description(build):
-    from production.described import LEAD, TAIL
-    from production.soundtrack import decode_audio
+    from production.media.soundtrack import decode_audio
+    from production.publish.described import LEAD, TAIL
 
     out = build["out"]
     clips_before = {p.name: p.stat().st_mtime_ns for p in out.glob("[0-9][0-9]-*.mp4")}
@@ -234,8 +234,8 @@ def test_a_described_build_after_a_plain_one_renders_no_frames_and_holds_for_eac
 
 
 def test_no_built_clip_flashes_more_than_three_times_a_second(build):
-    """WCAG 2.3.1 on the rendered frames of the built clips (``python -m production.flashes`` on all)."""
-    from production.flashes import audit_clip
+    """WCAG 2.3.1 on the built clips' rendered frames (``python -m production.media.flashes`` on all)."""
+    from production.media.flashes import audit_clip
 
     for clip in json.loads((build["out"] / "manifest.json").read_text())["clips"]:
         flashes = audit_clip(build["out"] / clip["file"])
@@ -245,7 +245,7 @@ def test_no_built_clip_flashes_more_than_three_times_a_second(build):
 
 def test_no_built_clip_holds_still_or_empty_while_the_voice_speaks(build):
     """Issue 29 on the rendered pixels: no 6 s of speech without a visible change, nor 3 s of a bare frame."""
-    from production.motion import audit_clip
+    from production.media.motion import audit_clip
 
     for clip in json.loads((build["out"] / "manifest.json").read_text())["clips"]:
         video = build["out"] / clip["file"]
@@ -324,7 +324,7 @@ def test_bad_lecture_file_gives_one_clear_line(tmp_path, toml, message):
 
 
 def test_clips_and_lecture_carry_a_normalised_aac_voice(build):
-    from production.soundtrack import decode_audio
+    from production.media.soundtrack import decode_audio
     from tests.production.test_audio import ebur128
 
     out = build["out"]
@@ -370,7 +370,7 @@ def test_captions_follow_subtitle_practice(build):
 def test_each_caption_starts_with_its_speech(build):
     """Measured on the clip's own audio track: every cue starts within 0.25 s of a start of speech."""
     from narration.recordings import speech_onsets
-    from production.soundtrack import decode_audio
+    from production.media.soundtrack import decode_audio
 
     out = build["out"]
     for clip in json.loads((out / "manifest.json").read_text())["clips"]:
@@ -385,7 +385,7 @@ def test_each_caption_starts_with_its_speech(build):
 def test_the_lecture_speaks_where_its_captions_say(build):
     """The lecture's track is the clips' packets laid end to end: each cue still starts with its speech."""
     from narration.recordings import speech_onsets
-    from production.soundtrack import decode_audio
+    from production.media.soundtrack import decode_audio
 
     out = build["out"]
     spans = speech_onsets(decode_audio(out / "lecture.mp4"), 48000, min_pause=0.2)

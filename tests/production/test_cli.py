@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from lecture.clips import LECTURE, find_clip
-from production import cli, manim_run
+from production import cli
 from production.cli import main
-from production.inputs import clip_inputs_hash, is_up_to_date
 from production.options import RenderError, RenderOptions, published_paths
+from production.render import manim_run
+from production.render.inputs import clip_inputs_hash, is_up_to_date
 
 REPO = Path(__file__).resolve().parents[2]
 

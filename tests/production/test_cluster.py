@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from production.media import probe
+from production.media.video import probe
 from tests.production.shard_helpers import REPO, assert_same_frames, clean_env, cli, media_with_caches
 
 # tests that share this module's fixtures run on one xdist worker (tests/conftest.py)

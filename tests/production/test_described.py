@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 from lecture.clips import LECTURE
-from production.captions import parse_srt
-from production.described import LEAD, TAIL
-from production.media import probe
-from production.soundtrack import decode_audio
+from production.media.captions import parse_srt
+from production.media.soundtrack import decode_audio
+from production.media.video import probe
+from production.publish.described import LEAD, TAIL
 from tests.production.browser import assert_no_axe_violations, open_page
 from tests.production.conftest import DESCRIPTION_SECONDS, EQUATIONS, FPS, SECONDS, description_text
 
@@ -95,7 +95,7 @@ def test_each_clip_has_a_descriptions_track_over_its_described_beats(lecture):
 
 def test_a_second_publish_keeps_the_described_clips(lecture):
     from production.options import RenderOptions
-    from production.publish import publish_lecture
+    from production.publish.assemble import publish_lecture
 
     out = lecture["out"]
     made = {p.name: p.stat().st_mtime_ns for p in out.glob("*.described.mp4")}

@@ -29,7 +29,7 @@ from attnmath import (
     temperature_sweep,
     weight_profiles,
 )
-from production.page.figures import decode_weights, figure_data
+from production.publish.page.figures import decode_weights, figure_data
 
 ATOL = 1e-9
 

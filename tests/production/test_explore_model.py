@@ -18,8 +18,8 @@ import pytest
 from attnmath import HEAD_NAMES, Sentence, encode_words, real_heads, word_attention
 from lecture.config import load_config
 from lecture.parameters import HeadRoutingParameters
-from production.page import render_page
-from production.page.figures import MODEL_PLACES, figure_data
+from production.publish.page import render_page
+from production.publish.page.figures import MODEL_PLACES, figure_data
 from tests.production.test_explore import assert_shown
 
 # tests that share this module's fixtures run on one xdist worker (tests/conftest.py)

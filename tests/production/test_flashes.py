@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from drawing import theme
-from production.flashes import MAX_FLASHES, audit_clip, flash_rates, main
+from production.media.flashes import MAX_FLASHES, audit_clip, flash_rates, main
 
 FPS, SIZE = 30, (320, 180)
 BLACK, WHITE = (0, 0, 0), (255, 255, 255)

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from production.lock import LOCK_NAME, media_lock, waiting_line
-from production.media import probe
+from production.media.video import probe
+from production.render.lock import LOCK_NAME, media_lock, waiting_line
 from tests.production.shard_helpers import REPO, clean_env, cli, copy_of_the_repository, media_with_caches
 from tests.production.test_preview import Lines, _ctrl_c_heard
 

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from production.audio import SAMPLE_RATE as SR
-from production.media import audio_format, concat_videos, probe, save_last_frame
-from production.publish import join_lecture
-from production.soundtrack import decode_audio
+from production.media.audio import SAMPLE_RATE as SR
+from production.media.soundtrack import decode_audio
+from production.media.video import audio_format, join_videos, probe, save_last_frame
+from production.publish.assemble import join_lecture
 from tests.production.test_audio import make_video, mux_audio, speech_like
 
 
@@ -70,7 +70,7 @@ def _voiced_clips(folder: Path, seconds: list[float]) -> list[Path]:
 def test_join_copies_each_clips_voice_to_its_start(tmp_path: Path) -> None:
     clips = _voiced_clips(tmp_path, [1.4, 2.0, 0.8, 1.6667])
     out = tmp_path / "lecture.mp4"
-    starts = concat_videos(clips, out, audio=True)
+    starts = join_videos(clips, out, audio=True)
     lecture = decode_audio(out)
     assert lecture is not None
     assert probe(out).frames == sum(probe(c).frames for c in clips)
@@ -105,11 +105,11 @@ def test_join_refuses_audio_that_cannot_be_copied(tmp_path: Path) -> None:
     silent = make_video(tmp_path / "silent.mp4", seconds=1.0)
     out = tmp_path / "lecture.mp4"
     with pytest.raises(ValueError, match="differ"):
-        concat_videos([clips[0], silent], out, audio=True)
+        join_videos([clips[0], silent], out, audio=True)
     short = tmp_path / "short.mp4"  # its voice stops half a second before its picture does
     _cut_audio(clips[1], short, seconds=0.5)
     with pytest.raises(ValueError, match="ends before its picture"):
-        concat_videos([short, clips[0]], out, audio=True)
+        join_videos([short, clips[0]], out, audio=True)
     assert not out.exists() and not list(tmp_path.glob(".*partial*"))
 
 

@@ -8,7 +8,7 @@ import av
 import numpy as np
 
 from drawing import theme
-from production.motion import CHANGE, INK, LOOKBACK, audit_clip, blocks, frame_signals
+from production.media.motion import CHANGE, INK, LOOKBACK, audit_clip, blocks, frame_signals
 
 FPS, SIZE = 15, (320, 180)
 

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from lecture.clips import LECTURE
-from production.page.equations import EQUATIONS, equation_svg, inline_svg
+from production.publish.page.equations import EQUATIONS, equation_svg, inline_svg
 from tests.production.browser import assert_no_axe_violations, open_page
 from tests.production.conftest import TITLE
 

@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from lecture.clips import LECTURE
-from production.page import render_page
-from production.page.storyboard import THUMB_SIZE, beat_moments, ink, write_storyboard
+from production.publish.page import render_page
+from production.publish.page.storyboard import THUMB_SIZE, beat_moments, ink, write_storyboard
 from tests.production.browser import assert_no_axe_violations, open_page
 from tests.production.conftest import FPS, SECONDS, SIZE, TITLE, square_x
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lecture.clips import LECTURE, Clip
 from production.options import RenderOptions
-from production.planning import _groups, plan_needed
+from production.render.planning import _groups, plan_needed
 
 
 def test_groups_share_the_lecture_out_by_length() -> None:

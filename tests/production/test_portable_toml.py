@@ -7,7 +7,7 @@ import tomllib
 from hypothesis import given
 from hypothesis import strategies as st
 
-from production.jobs import portable_toml
+from production.render.jobs import portable_toml
 
 TEXT = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=80)
 """Any Unicode text (no lone surrogates, which no file can hold): emoji, mathematical letters, controls."""

@@ -18,8 +18,8 @@ import pytest
 from lecture.config import load_config
 from narration.beats import Beat
 from narration.cues import Cue
-from production import script
-from production.plans import KEEP, PlanStore
+from production.publish import script
+from production.render.plans import KEEP, PlanStore
 from tests.production.shard_helpers import clean_env, cli, copy_of_the_repository
 from tests.production.test_preview import NEW, OLD
 

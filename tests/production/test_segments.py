@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from narration.beats import Beat
 from production.options import RenderOptions
-from production.planning import Cut, cut_clips
-from production.segments import SegmentCache, cut_runs, runs, segment_keys, segments
-from production.timeline import Timeline
+from production.render.cut import Cut, cut_clips, cut_runs, runs, segment_keys, segments
+from production.render.segment_cache import SegmentCache
+from production.render.timeline import Timeline
 
 
 def timeline(holds: tuple[int, ...] = (30, 45, 30), states: tuple[str, ...] = ("s0", "s1", "s2")) -> Timeline:

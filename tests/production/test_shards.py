@@ -20,11 +20,11 @@ from lecture.config import load_config
 from manim_patches import rendered_frames
 from narration.beats import Beat, BeatsRecord
 from production.cli import main
-from production.jobs import portable_toml
-from production.media import probe
-from production.shards import auto_shards, check_shards, split
-from production.soundtrack import decode_audio
-from production.timeline import Timeline
+from production.media.soundtrack import decode_audio
+from production.media.video import probe
+from production.render.cut import auto_shards, split
+from production.render.jobs import check_shards, portable_toml
+from production.render.timeline import Timeline
 from tests.production.shard_helpers import (
     REPO,
     assert_frames_equal,

@@ -19,11 +19,11 @@ from PIL import Image
 from lecture.clips import LECTURE, find_clip
 from lecture.config import load_config
 from manim_patches import install_slides_config as patch_manim_config
-from production.deck import accessible_deck_html
+from production.media.soundtrack import decode_audio
 from production.options import RenderError
-from production.script import scene_beats
-from production.slides import DECKS
-from production.soundtrack import decode_audio
+from production.publish.deck import accessible_deck_html
+from production.publish.script import scene_beats
+from production.publish.slides import DECKS
 from tests.production.browser import assert_no_axe_violations, open_page
 from tests.production.shard_helpers import rgb_frames
 
@@ -54,7 +54,7 @@ def test_every_scene_has_a_deck():
 
 
 def test_missing_manim_slides_says_how_to_install(monkeypatch):
-    from production import deck
+    from production.publish import deck
 
     real_import = builtins.__import__
 

@@ -2,7 +2,7 @@
 
 The beats come from the scene runs (``tests/scenes/conftest.py``): one render of each scene serves the
 tests of its pictures and of its words, so a module that reads the script is in their xdist group,
-"scene-runs". The command line's own script (``production.script``) is tested in tests/production.
+"scene-runs". The command line's own script (``production.publish.script``) is tested in tests/production.
 """
 
 from __future__ import annotations

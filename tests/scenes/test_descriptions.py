@@ -1,7 +1,7 @@
 """Every beat's audio description: present, short, for the ear, and SAID exactly where the words suffice.
 
 A described build speaks each description after its beat while the picture
-holds (production.described); the descriptive transcript prints it. The
+holds (production.publish.described); the descriptive transcript prints it. The
 numbers a description speaks are checked with the narration's, against
 independent values (tests/scenes/spoken/, keys ``<slug>.description``).
 """
@@ -83,7 +83,7 @@ def test_the_predict_beat_is_said_and_its_answer_described():
 @pytest.mark.parametrize("clip", CLIPS)
 def test_every_equation_on_screen_is_recorded_and_reads_as_mathml(clip):
     """The descriptive transcript gives each beat's equations as MathML: each one converts, with no error."""
-    from production.page.mathml import mathml
+    from production.publish.page.mathml import mathml
 
     beats = script()[clip.scene]
     shown = [tex for b in beats for tex in b.equations]

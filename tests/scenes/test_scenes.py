@@ -23,9 +23,9 @@ def test_the_picture_moves_at_least_every_six_seconds_of_speech(scene_run):
     """Issue 29's rule on the scene's plan: no 6 s of narration without an animation playing.
 
     The pixels of the two clips the suite renders are measured in tests/production/test_build.py, and
-    ``python -m production.motion`` measures a whole build's.
+    ``python -m production.media.motion`` measures a whole build's.
     """
-    from production.motion import plan_held
+    from production.media.motion import plan_held
 
     scene = scene_run.scene
     held = plan_held(scene_run.duration, scene.moving, [b.to_json() for b in scene.beats])

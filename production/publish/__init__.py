@@ -1,0 +1,11 @@
+"""The publish room: what a lecturer and a student are handed, made from rendered clips.
+
+:mod:`~production.publish.assemble` joins the clips into the lecture, its
+captions, chapters, notes and page (:mod:`~production.publish.page`);
+:mod:`~production.publish.described` makes the audio-described version;
+:mod:`~production.publish.deck` and :mod:`~production.publish.slides` the
+step-through decks; :mod:`~production.publish.script` the narration script;
+:mod:`~production.publish.preview` one clip or beat at a time, and
+:mod:`~production.publish.warm` (with its child,
+:mod:`~production.publish.warm_child`) the warm watch loop.
+"""

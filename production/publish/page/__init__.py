@@ -1,0 +1,202 @@
+"""The lecture's offline page: every clip with captions and a storyboard, and Explore figures.
+
+``index.html`` is rendered from ``templates/index.html.j2`` with Jinja2; the
+page's CSS and JavaScript (``assets/``) and the figures' data are inlined, so
+the page is one file that works from ``file://`` with no network. Only the
+videos, their posters and the storyboard thumbnails sit beside it.
+
+``notes.html`` (``templates/notes.html.j2``, :func:`render_notes`) is the
+lecture for reading: each section's narration, beat by beat, from the same
+manifest beats the video speaks, each beside its storyboard thumbnail, and the
+section's key equations (:mod:`production.publish.page.equations`) typeset to inline
+SVG. It prints to PDF from the browser.
+
+``transcript.html`` (``templates/transcript.html.j2``, :func:`render_transcript`)
+is the descriptive transcript: speech, pictures and equations in order
+(:mod:`production.publish.page.transcript`).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+from drawing import theme
+from lecture.clips import section_heading
+from lecture.config import LectureConfig
+from lecture.questions import questions_for
+from production.publish.page.equations import typeset
+from production.publish.page.figures import FIGURES, figure_data
+from production.publish.page.storyboard import write_storyboard
+from production.publish.page.transcript import transcript_sections
+
+__all__ = [
+    "render_page",
+    "render_notes",
+    "render_transcript",
+    "write_storyboard",
+    "figure_data",
+    "ASSETS",
+    "TEMPLATES",
+]
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES = HERE / "templates"
+ASSETS = HERE / "assets"
+ROLES = ("BACKGROUND", "TEXT", "MUTED", "QUERY", "KEY", "VALUE", "WEIGHT", "TEMPERATURE", "SCORE", "WARNING")
+SCRIPTS = ("explore/common.js", "explore/ports.js")
+MIME = {"mp4": "video/mp4", "webm": "video/webm"}
+
+
+def _environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["clock"] = lambda t: f"{int(t // 60)}:{int(t % 60):02d}"
+    env.filters["log10"] = math.log10
+    return env
+
+
+def data_uri(path: Path, mime: str = "text/vtt") -> str:
+    """A small file as a data: URI: pages opened from file:// may not fetch track files."""
+    return f"data:{mime};base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def _asset(name: str) -> str:
+    return (ASSETS / name).read_text()
+
+
+def inline_json(data: Any) -> Markup:
+    """JSON safe inside a <script> element: no ``<`` can close it early."""
+    return Markup(json.dumps(data, allow_nan=False, separators=(",", ":")).replace("<", "\\u003c"))
+
+
+def _section_heading(clip: Mapping[str, Any]) -> str:
+    """A manifest clip's section heading (:func:`lecture.clips.section_heading`)."""
+    return section_heading(clip["section"], clip["title"])
+
+
+def _clip_context(clip: Mapping[str, Any], folder: Path, index: int) -> dict[str, Any]:
+    """What the template needs of one clip: its player, storyboard and embed snippet."""
+    shots = {s["beat"]: s for s in clip.get("storyboard", [])}
+    heading = _section_heading(clip)
+    return {
+        **clip,
+        "id": f"clip-{index:02d}",
+        "heading": heading,
+        "tracks": _tracks(clip["captions"], folder),
+        "beats": [{**b, "image": shots[b["id"]]["image"]} for b in clip["beats"] if b["id"] in shots],
+    }
+
+
+def _tracks(
+    captions: Mapping[str, str], folder: Path, chapters: str | None = None
+) -> list[tuple[str, str, str]]:
+    """A player's tracks (kind, data: URI, label): captions, its audio description if any, chapters if any."""
+    tracks = [("captions", data_uri(folder / captions["vtt"]), "English")]
+    if "descriptions" in captions:
+        tracks.append(("descriptions", data_uri(folder / captions["descriptions"]), "Audio description"))
+    if chapters is not None:
+        tracks.append(("chapters", data_uri(folder / chapters), "Chapters"))
+    return tracks
+
+
+def _figures(clips: Sequence[Mapping[str, Any]], config: LectureConfig) -> dict:
+    """Figure id -> data, for the scenes of this lecture that have an Explore figure."""
+    found = (figure_data(c["scene"], config.parameters_for(c["scene"])) for c in clips)
+    return dict(f for f in found if f is not None)
+
+
+def _clips_context(
+    clips: Sequence[Mapping[str, Any]], folder: Path, config: LectureConfig
+) -> list[dict[str, Any]]:
+    """Every clip's context, with its Explore figure's id (None without one) and its questions."""
+    return [
+        {
+            **_clip_context(c, folder, i),
+            "figure": FIGURES[c["scene"]][0] if c["scene"] in FIGURES else None,
+            "questions": questions_for(c["scene"], config.parameters_for(c["scene"])),
+        }
+        for i, c in enumerate(clips)
+    ]
+
+
+def render_page(manifest: Mapping[str, Any], folder: Path, config: LectureConfig | None = None) -> str:
+    """The page's HTML for ``manifest`` (files in ``folder``), its figures with ``config``'s data."""
+    clips, config = manifest["clips"], config or LectureConfig()
+    figures = _figures(clips, config)
+    lec, described = manifest["lecture"], manifest.get("described")
+    context = {
+        "title": manifest["title"],
+        "mime": MIME.get(clips[0]["format"], "video/mp4"),
+        "lecture": {**lec, "tracks": _tracks(lec["captions"], folder, lec["chapters"])},
+        "described": described
+        and {**described, "tracks": _tracks(described["captions"], folder, described["chapters"])},
+        "clips": _clips_context(clips, folder, config),
+        "colours": {name.lower(): getattr(theme, name) for name in ROLES},
+        "css": Markup(_asset("page.css") + _asset("explore/explore.css") + _asset("questions.css")),
+        "scripts": Markup("\n".join(_asset(s) for s in (*SCRIPTS, *(f"explore/{k}.js" for k in figures)))),
+        "page_script": Markup(_asset("page.js")),
+        "figures": figures,
+        "figure_data": inline_json(figures),
+    }
+    return _environment().get_template("index.html.j2").render(context)
+
+
+def render_notes(manifest: Mapping[str, Any], tex_dir: Path, config: LectureConfig | None = None) -> str:
+    """The lecture notes' HTML for ``manifest``: its beats' text by section, thumbnails, key equations.
+
+    The text is the manifest's beats, the same the video speaks; the
+    thumbnails are the storyboard's files (relative paths, beside the page);
+    the equations are typeset with manim's TeX, cached in ``tex_dir``; each
+    section's check-yourself questions are computed with ``config``'s data.
+    """
+    config = config or LectureConfig()
+    sections = []
+    for clip in manifest["clips"]:
+        shots = {s["beat"]: s["image"] for s in clip.get("storyboard", [])}
+        sections.append(
+            {
+                "scene": clip["scene"],
+                "heading": _section_heading(clip),
+                "start": clip["start"],
+                "beats": [
+                    {**b, "image": shots.get(b["id"]), "at": clip["start"] + b["start"]}
+                    for b in clip["beats"]
+                ],
+                "equations": typeset(clip["scene"], tex_dir),
+                "questions": questions_for(clip["scene"], config.parameters_for(clip["scene"])),
+            }
+        )
+    context = {
+        "title": manifest["title"],
+        "sections": sections,
+        "colours": {name.lower(): getattr(theme, name) for name in ROLES},
+        "css": Markup(_asset("notes.css") + _asset("questions.css")),
+    }
+    return _environment().get_template("notes.html.j2").render(context)
+
+
+def render_transcript(manifest: Mapping[str, Any]) -> str:
+    """The descriptive transcript's HTML for ``manifest``: each beat's time, speech, picture, equations."""
+    context = {
+        "title": manifest["title"],
+        "described": manifest.get("described"),
+        "lecture": manifest["lecture"],
+        "sections": transcript_sections(manifest),
+        "colours": {name.lower(): getattr(theme, name) for name in ROLES},
+        "css": Markup(_asset("notes.css") + _asset("transcript.css")),
+    }
+    return _environment().get_template("transcript.html.j2").render(context)
