@@ -62,12 +62,12 @@ def _fixed_vs_query(p: FixedVsQueryParameters) -> list[Question]:
     return [
         Question(
             "If the query moves right, where do the kernel's and attention's weights go?",
-            "With it: the Gaussian kernel's weight moves onto the points nearest the new query, and the "
-            "learned similarity, fitted to this smooth curve, here favours nearby points too. Only the "
+            "They follow it: the Gaussian kernel's weight moves onto the points nearest the new query, and "
+            "the learned similarity, fitted to this smooth curve, here favours nearby points too. Only the "
             "mean's weights, fixed at 1/N, stay put.",
             "Pause and predict: if the query moves right, where do the kernel's and attention's weights go?",
-            "With it: the kernel's weight moves onto the points nearest the new query; attention's "
-            "learned weight moves too, not always onto the nearest.",
+            "They follow it: the kernel's weight moves onto the points nearest the new query; attention's "
+            "moves too, not always onto the nearest.",
         ),
         Question(
             f"The mean weighs each of the {n} points by 1/N. If the query moves, what weight does each "
@@ -185,12 +185,13 @@ def _head_routing(_p: Parameters | None) -> list[Question]:
         Question(
             "Which of the four stylised heads could replace all past keys and values by one fixed-size "
             "summary while decoding?",
-            "Head one, ideally: it needs only the previous value, a one-slot window. And head three: its "
-            "fixed decay folds into a running sum, shrunk by the same factor each step. The syntax head's "
+            "Head one, ideally: it needs only the previous value, a one-slot window. And head three: "
+            "its geometric decay folds into a running sum, shrunk by the same factor each step. "
+            "The syntax head's "
             "target is known only when its query arrives, so it needs every past key and value.",
             "Pause and predict: which of these heads could replace all past keys and values by one "
             "fixed-size summary?",
-            "Heads one and three: ideally, one needs only the previous value; three's fixed decay folds "
+            "Heads one and three: ideally, one needs only the previous value; three's geometric decay folds "
             "into a running sum, shrunk each step.",
         ),
         Question(
@@ -240,12 +241,11 @@ def _adaptive(_p: Parameters | None) -> list[Question]:
     return [
         Question(
             "Which section's argument explains why a decoder keeps every raw key and value?",
-            "Section six's: e^{q\u00b7k/\u03c4} has no finite split into a query part and a "
+            "Section six's: e^{q\u00b7k/\u03c4} has no exact finite split into a query part and a "
             "key part, so no fixed-size summary serves every future query.",
             "Pause and predict: which section's argument explains why a decoder keeps every raw key "
             "and value?",
-            "Section six's: softmax's kernel has no finite split into query and key parts, so the cache "
-            "keeps them all.",
+            "Section six's: softmax's kernel has no exact finite split, so the cache keeps them all.",
         ),
         Question(
             "Two queries over the same three words score them (2, 0, 0) and (0, 0, 2). At \u03c4 = 1, "

@@ -108,8 +108,8 @@ class LectureTitle(LectureScene[TitleParameters]):
             self.show_projections()
         with self.beat(
             "temperature",
-            "The original transformer sets tau to root d k, the entries per key, "
-            "so unit-variance entries give unit-spread scores.",
+            "The original transformer sets tau to root d k, the entries per key: "
+            "then independent, zero-mean, unit-variance entries give unit-spread scores.",
             shows=SAID,  # the rule and its gloss are the narration's words; the box only points at tau
         ):
             self.show_temperature()

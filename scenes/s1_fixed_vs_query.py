@@ -37,6 +37,7 @@ from manim import (
     Mobject,
     ValueTracker,
     VGroup,
+    VMobject,
 )
 
 from attnmath import (
@@ -93,7 +94,8 @@ class FixedVsQueryWeights(LectureScene[FixedVsQueryParameters]):
         self.build_figures()
         with self.beat(
             "mean",
-            f"Were these {self.x.size} noisy points a constant plus Gaussian noise of known spread, "
+            f"Were {self.x.size} noisy points a constant plus independent Gaussian noise "
+            "of known spread, "
             "their mean, a sufficient statistic, would keep all they say about it.",
             shows="The dots appear; heading: Mean, fixed weights; copies fly into the mean.",
         ):
@@ -117,6 +119,7 @@ class FixedVsQueryWeights(LectureScene[FixedVsQueryParameters]):
             shows=f"{self.curve_phrase(1).capitalize()}.",
         ):
             self.present(1)
+            self.when_said("a Gaussian", Create(self.kernel_bump()), run_time=1.0)
             self.predict(1)
         with self.beat(
             "attention",
@@ -340,6 +343,18 @@ class FixedVsQueryWeights(LectureScene[FixedVsQueryParameters]):
         self.figures[0][0].add(tick)  # it moves with its plot
         return tick
 
+    def kernel_bump(self) -> VMobject:
+        """The kernel itself: a Gaussian of the distance to mid-plot, at the fitted bandwidth, on the floor.
+
+        It travels with the kernel's plot and leaves when a real query arrives (:meth:`show_weights`).
+        """
+        xs = np.linspace(0.0, 1.0, 121)
+        lo, hi = Y_RANGE
+        ys = lo + 0.3 * (hi - lo) * np.exp(-((xs - 0.5) ** 2) / (2 * self.bandwidth**2))
+        self.bump = curve(self.axes[1], xs, ys, color=theme.TEMPERATURE, width=4)
+        self.figures[1][0].add(self.bump)  # it moves with its plot
+        return self.bump
+
     def summarised(self, tick: Line) -> LaggedStart:
         """Copies of the dots fly into the mean's ``tick``: the whole sample kept as one number."""
         copies = [d.copy() for d in self.figures[0][0][1]]
@@ -362,7 +377,8 @@ class FixedVsQueryWeights(LectureScene[FixedVsQueryParameters]):
         self.q_names = VGroup(*(math("q", color=theme.QUERY) for _ in range(3)))
         self.refresh()
         self.show_names()
-        self.play(Create(VGroup(*self.markers)), FadeIn(self.q_names), run_time=1.5)
+        self.figures[1][0].remove(self.bump)  # the mid-plot kernel gives way to the query's own weights
+        self.play(Create(VGroup(*self.markers)), FadeIn(self.q_names), FadeOut(self.bump), run_time=1.5)
         for fig, marker in zip(self.figures, self.markers, strict=True):
             fig[0].add(marker)  # from now on it moves and scales with its plot
         self.when_said("yellow bars", *(FadeIn(b.bars) for b in self.bars), run_time=1.5)
@@ -430,8 +446,8 @@ class FixedVsQueryWeights(LectureScene[FixedVsQueryParameters]):
         (g_loo, a_loo), (g_new, a_new) = (tuple(map(sig2, pair)) for pair in (self.loo, self.held_out))
         with self.beat(
             "fitted",
-            f"Both tuned on these {self.x.size} points, each predicted from the rest; here the learned "
-            f"family, containing every Gaussian, scores better: {a_loo} against {g_loo}.",
+            f"Both tuned on these {self.x.size} points, each predicted from the rest; the learned "
+            f"family, containing every Gaussian, errs less: {a_loo} against {g_loo}.",
             shows=f"Leave-one-out errors on screen: learned {a_loo}, best Gaussian {g_loo}.",
         ):
             self.when_said("each predicted", self.dots_in_turn(1), self.dots_in_turn(2), run_time=1.8)
@@ -439,16 +455,16 @@ class FixedVsQueryWeights(LectureScene[FixedVsQueryParameters]):
             self.when_said(
                 "containing every", *(Indicate(r, color=theme.TEXT, scale_factor=1.0) for r in rules)
             )
-            self.until_said("scores better")
+            self.until_said("errs less")
             self.show_errors("leave-one-out error: the score both were tuned on", self.loo)
         with self.beat(
             "held-out",
-            f"On {self.n_fresh} fresh points from the same range, fitted by neither, "
-            f"the Gaussian's error is {g_new}, and the learned similarity's {a_new}.",
+            f"On {self.n_fresh} fresh points from the same range, each predicted from the {self.x.size}, "
+            f"the Gaussian's error is {g_new}; the learned similarity's, {a_new}.",
             shows=f"Faint dots, the fresh points, fill both plots around the original {self.x.size}.",
         ):
             self.show_fresh_points()
-            self.until_said("fitted by neither")
+            self.until_said("each predicted from")
             self.show_errors(f"error on {self.n_fresh} fresh points", self.held_out)
             self.when_said("error is", Circumscribe(self.note[1][0], color=theme.TEXT), run_time=1.2)
             self.when_said("learned", Circumscribe(self.note[1][1], color=theme.TEXT), run_time=1.2)
@@ -488,8 +504,8 @@ class FixedVsQueryWeights(LectureScene[FixedVsQueryParameters]):
                 "also predicts fresh points better than the tuned kernel."
             )
         return (
-            f"With {n_params} numbers tuned on {self.x.size} points, the learned similarity follows "
-            "their noise. Learning a similarity takes more data than choosing one."
+            f"With {n_params} numbers tuned on {self.x.size} points, not the Gaussian's one, attention "
+            "follows their noise: learning a similarity takes more data than choosing one."
         )
 
     def show_errors_note(self, text: str) -> None:

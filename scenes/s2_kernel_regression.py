@@ -273,7 +273,7 @@ class KernelRegressionCollapse(LectureScene[KernelRegressionParameters]):
         self.fade_in(self.loo_axes, titles, run_time=1.0)
         self.play(Create(loo_curve), run_time=1.5)
         self.join_live(self.loo_dot, run_time=0.6)
-        self.sweep_to(self.log_sigma, np.log10(self.sigmas[self.best]), 5.0)
+        self.sweep_to(self.log_sigma, np.log10(self.sigmas[self.best]), 3.0)
         self.play(FadeIn(best_label), run_time=1.0)
 
     def sweep_bandwidth(self) -> None:
@@ -334,8 +334,9 @@ class KernelRegressionCollapse(LectureScene[KernelRegressionParameters]):
         identity = self.identity()
         with self.beat(
             "softmax-form",
-            "Now write the Gaussian weights as a softmax, exponentials divided by their sum, "
-            "of minus the squared distance over two sigma squared.",
+            "Now write the Gaussian weights as a softmax of minus the squared distance "
+            "over two sigma squared: "
+            "exponentials divided by their sum.",
             shows=SAID,  # the formula written is the one spoken; the readouts leave to make room
         ):
             self.stop_live(self.live)
@@ -356,8 +357,8 @@ class KernelRegressionCollapse(LectureScene[KernelRegressionParameters]):
             self.play(FadeOut(strike), ReplacementTransform(expanded, identity[1]), run_time=1.2)
         with self.beat(
             "attention",
-            "So these yellow weights are attention weights: dot-product scores at temperature sigma squared, "
-            "plus an offset from each key alone.",
+            "So these yellow weights are attention weights, keys x i, values y i: dot-product scores "
+            "at temperature sigma squared, plus a key-only offset.",
             shows=SAID,  # the ring points at "these yellow weights"; the visible bars were described before
         ):
             weights = self.w[self.index()]

@@ -145,13 +145,13 @@ class SoftmaxDerivation(_Scene):
         with self.beat(
             "stationary",
             "At an interior maximum, each derivative is zero: "
-            "s i, minus tau times the sum of log a i and one, plus lambda.",
+            "s i, minus tau times the quantity log a i plus one, plus lambda.",
             shows="The tau term is boxed: slope of the entropy term.",
         ):
             self.steps.step(STEPS["stationary"][0], *STEPS["stationary"][1], at="minus tau times")
         with self.beat(
             "positive",
-            "And no weight is pushed to zero: the entropy's slope, minus log a i minus one, "
+            "And the maximum is interior: the entropy's slope, minus log a i minus one, "
             "grows without bound as a i nears zero.",
             shows="Beneath, the curve minus x log x; its tangent stands upright at zero.",
         ):
@@ -164,7 +164,7 @@ class SoftmaxDerivation(_Scene):
             self.steps.attach(self.entropy_plot)  # it leaves with its step
         with self.beat(
             "log",
-            "Divide by tau: log a i is s i over tau, plus a constant, lambda over tau minus one, "
+            "Divide by tau: log a i is s i over tau, plus a constant, lambda over tau, then minus one: "
             "the same for every item.",
             shows=SAID,  # the equation spoken; its boxed bracket is the constant the words name
         ):

@@ -113,8 +113,8 @@ class TemperatureSweep(SoftmaxDerivation, LectureScene[TemperatureParameters]):
         checked, (optimum, gap) = self.at_tau(self.check_tau), self.optimiser_check()
         with self.beat(
             "weights",
-            "Our items, weighted at the slider's temperature: "
-            "an optimiser maximising J, told nothing of softmax, lands on them, hollow bars.",
+            "At the slider's temperature, an optimiser of J, told nothing of softmax, "
+            "finds the hollow bars: softmax's weights.",
             shows=f"Tau reads {float(checked.taus[0]):.2f}; hollow bars off by {spoken_power(f'{gap:.0e}')}.",
         ):
             self.show_weights()
@@ -359,7 +359,7 @@ class TemperatureSweep(SoftmaxDerivation, LectureScene[TemperatureParameters]):
         k_flat, k_leaned = float(flat.effective_k[0]), float(leaned.effective_k[0])
         with self.beat(
             "prior",
-            "With a prior, r, the bonus becomes a K L divergence penalty for straying from r; "
+            "A prior, r, over items makes the bonus a K L penalty for leaving r; "
             "uniform r only lowers J, by tau log N.",
             shows=f"Tau back to {self.coda_tau:.2f}; equal prior bars replace scores; "
             f"J drops by {before - after:.2f}.",

@@ -132,8 +132,8 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
             self.trace(self.content_curves[0], "against their cosine")
         with self.beat(
             "content-linear",
-            "Every softmax variant met next shares this curve. Linear attention "
-            "maps q and k separately by a feature map: broader.",
+            "Every softmax variant ahead shares this curve. Linear attention "
+            "swaps the exponential for phi of q dot phi of k, phi a feature map: broader.",
             shows=self.linear_description(),
         ):
             self.trace(self.content_curves[0], "shares this curve")  # the dot runs along it once more
@@ -161,12 +161,12 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
             self.step_positions(POSITION_STEPS[1:3], ("window", "ALiBi"))
         with self.beat(
             "position-t5",
-            "T5 learns one bias per distance up close, one per wider range farther out; "
-            "the profile drawn here is stylised.",
+            "T5 learns one bias per nearby distance, one per range farther out; "
+            "the profile drawn is stylised.",
             shows=self.t5_description(),
         ):
             self.step_positions(POSITION_STEPS[3:], ("T5",))
-            self.until_said("drawn here")
+            self.until_said("profile drawn")
             self.side_by_side()
         self.sweep_temperature()
         self.show_linear_rearrangement()
@@ -201,9 +201,9 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
             curve(
                 self.content_axes, self.profiles.similarity + 1.0, peak_scaled(self.profiles.content[name])
             ).set_stroke(color, width=5)
-            for name, color in ((SOFTMAX, theme.WEIGHT), (LINEAR, theme.KEY))
+            for name, color in ((SOFTMAX, theme.WEIGHT), (LINEAR, theme.TEXT))
         ]
-        self.legend = VGroup(swatch("softmax", theme.WEIGHT), swatch("linear", theme.KEY))
+        self.legend = VGroup(swatch("softmax", theme.WEIGHT), swatch("linear", theme.TEXT))
         self.legend.arrange(RIGHT, buff=0.6).move_to([CONTENT_X, LEGEND_Y, 0])
         self.content_frame = VGroup(self.content_axes, content_titles)
         self.position_frame = self.position_panel()
@@ -380,7 +380,7 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
             self.go_live(self.live, self.refresh)
             self.sweep_to(self.tau, np.log10(cold), 4.0)
             self.until_said("position priors")
-            self.sweep_to(self.tau, np.log10(warm), max(3.0, self.speech_left() - 0.3))
+            self.sweep_to(self.tau, np.log10(warm), max(2.0, self.speech_left() - 0.3))
         self.stop_live(self.live)
 
     # --- linear attention -------------------------------------------------------
@@ -453,14 +453,14 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
             self.play(Circumscribe(identity[1], color=theme.WEIGHT), run_time=1.5)
         with self.beat(
             "linear-summary",
-            "So keys and values pre-aggregate into one d by d sum, d the key width, and a normaliser: "
-            "the cost grows linearly.",
+            "Keys and values pre-aggregate into one d by d sum, d the key width, and a normaliser, "
+            "the sum of phi of k: linear cost.",
             shows="The sum is S: phi K transpose times V makes it; phi Q multiplies it.",
         ):
             self.play(GrowFromCenter(brace), FadeIn(brace_tag), run_time=1.0)
             self.when_said("d the key width", Indicate(brace_tag, color=theme.TEXT), run_time=1.2)
             self.fade_in(linear_row[:-1])
-            self.until_said("the cost")
+            self.until_said("linear cost")
             self.fade_in(linear_row[-1])
         self.leaving = VGroup(identity, brace, brace_tag, softmax_row, linear_row)
 
@@ -479,7 +479,7 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
         faster.arrange(DOWN, buff=0.1, aligned_edge=LEFT).next_to(axes.get_corner(UL), DR, buff=0.2)
         with self.beat(
             "cost-softmax",
-            "Measured in numpy, softmax attention's time grows like N to the "
+            "Measured in plain numpy, all N by N weights built, softmax's time grows like N to the "
             f"{data['softmax_exponent']:.1f};",
             shows=f"Log-log time against N, key width {data['d']}: "
             "softmax starts shallow, then climbs steeply.",
@@ -490,12 +490,14 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
         with self.beat(
             "cost-linear",
             f"linear attention's like N to the {data['linear_exponent']:.1f}: at about "
-            f"{n_last / 1000:.0f} thousand tokens, {speedup:.0f} times faster, for a blunter weighting.",
+            f"{n_last / 1000:.0f} thousand tokens, {speedup:.0f} times faster here, "
+            "computing blunter weights.",
             shows="The linear line starts just below, climbs gently; a note warns: blunter weights.",
         ):
             self.play(Create(lin[0]), FadeIn(lin[1]), run_time=2.5)
             self.until_said("at about")
-            self.fade_in(faster, run_time=1.0)
+            self.fade_in(faster[:2], run_time=1.0)
+            self.when_said("blunter", FadeIn(faster[2], shift=0.2 * UP), run_time=1.0)
         self.leaving = VGroup(frame, soft, lin, faster)
 
     def cost_plot(self, data: dict) -> tuple[VGroup, VGroup, VGroup]:
@@ -526,7 +528,7 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
         source = label(f"numpy timings, d = {data['d']}", small=True, color=theme.MUTED)
         source.move_to([theme.SAFE_RIGHT - source.width / 2, titles[1][-1].get_y(), 0])
         lines = []
-        for ys, name, color in ((soft, "softmax", theme.WEIGHT), (lin, "linear", theme.KEY)):
+        for ys, name, color in ((soft, "softmax", theme.WEIGHT), (lin, "linear", theme.TEXT)):
             line = curve(axes, n, ys, color=color, width=5)
             tag = math(rf"\text{{{name}: }} N^{{{data[name + '_exponent']:.1f}}}", color=color).next_to(
                 to_scene(axes, n[-1], ys[-1])[0], RIGHT, buff=0.2
@@ -581,8 +583,7 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
             self.play(Circumscribe(equation[1], color=theme.PRIOR), run_time=1.5)
         with self.beat(
             "t5-prior",
-            "T5's learned biases, one per nearby distance and one per range farther out, "
-            "give a different prior through the same mechanism.",
+            "T5's learned biases give a different prior through the same mechanism.",
             shows=self.t5_prior_description(alibi, t5),
         ):
             self.swap_prior(name, panels, t5)

@@ -43,8 +43,8 @@ from scenes.s5_trained import TrainedHeads
 __all__ = ["HeadRouting"]
 
 HEAD_TEXT = (
-    "Head one looks one token back, feeding induction circuits, which copy what followed a token's last "
-    "appearance.",
+    "Head one looks one token back, which trained induction circuits use to copy what followed a token "
+    "earlier.",
     "Head two routes by syntax: verbs look at their subjects, prepositions at their verbs.",
     "Head three is positional: weight falls with distance, whatever the words.",
     "Head four gathers each noun's determiners and adjectives.",
@@ -116,8 +116,8 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
             self.title_card()
         with self.beat(
             "sentence",
-            "One sentence, each word seeing itself and earlier words. "
-            "A multi-head layer runs several attention patterns over it at once.",
+            "One sentence, each word seeing itself and earlier words; "
+            "a multi-head layer runs several attention patterns.",
             shows=f"Words appear: {as_sentence(self.params.sentence.texts)}",
         ):
             self.show_sentence()
@@ -139,7 +139,7 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
         with self.beat(
             "all-heads",
             "As grids, rows for queries, columns for keys: "
-            "each head, a different summary of the same words so far.",
+            "four different summaries of the same words.",
             shows=f"Four lower-triangular heatmaps: {self.grid_names()}.",
         ):
             self.show_all_heads()
@@ -222,7 +222,7 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
             return f"Each word's line goes to itself, except {away}."
         if h == 2:
             back = max(int(np.count_nonzero(w[i, :i] >= LINE_SHARE)) for i in range(len(texts)))
-            return f"Each word's lines reach itself and up to {back} earlier words."
+            return f"Each word's lines fade with distance; drawn, they reach up to {back} words back."
         return "Words outside noun phrases keep their line on themselves."
 
     def grid_names(self) -> str:
@@ -281,7 +281,7 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
             FadeOut(self.columns), FadeOut(self.top_line), FadeIn(cells), FadeIn(self.header), run_time=1.2
         )
         each = LaggedStart(*(Circumscribe(m, color=theme.WEIGHT) for m in self.maps), lag_ratio=0.5)
-        self.when_said("different summary", each, run_time=3.0)
+        self.when_said("different summaries", each, run_time=3.0)
 
     def the_folding_head(self, spoken: Spoken) -> None:
         """The answer: head one's map, one key a query, then head three's fixed decay, are circled."""

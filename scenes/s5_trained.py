@@ -196,7 +196,7 @@ class TrainedHeads(_Scene):
         with self.beat(
             "trained-previous",
             f"Layer {layer}, head {head}, is head one's pattern, measured: over {percent} percent of each "
-            "word's weight falls on the word before.",
+            "token's weight falls on the token before.",
             shows="Its map appears beside stylised H1; both show a stripe just below the diagonal.",
         ):
             self.play(FadeIn(tile), run_time=0.6)
@@ -305,18 +305,16 @@ class TrainedHeads(_Scene):
         if not missing:
             return
         names = [SHORT.get(m.stylised, m.name) for m in missing]
-        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
         row = VGroup(*(self.unmatched_card(m) for m in missing)).arrange(RIGHT, buff=0.7, aligned_edge=UP)
         title = label(f"no head shows these on its own (threshold {MATCH_THRESHOLD:g})", color=theme.TEXT)
         VGroup(title, row).arrange(DOWN, buff=0.4).move_to([0, -0.05, 0])
         scores = self.unmatched_scores(missing)
         via = [SHORT.get(m.stylised, m.name) for m in missing if from_previous(m)]
-        from_it = (
-            f": the best scores for {' and '.join(via)} come from the previous-token head" if via else ""
-        )
+        from_it = f"; for {' and '.join(via)}, the previous-token head comes closest" if via else ""
         with self.beat(
             "trained-none",
-            f"On this sentence no head cleanly shows {listed}{from_it}.",
+            f"On this sentence, no trained head clearly shows {listed}{from_it}.",
             shows=f"Best scores: {scores}.",
         ):
             self.play(FadeOut(self.shown), run_time=0.6)

@@ -94,22 +94,23 @@ class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
             "caches",
             "A decoder caches each token's key and value: under the causal mask, past ones never change, "
             "so new queries reuse them.",
-            shows="Each new word, orange, adds key and value boxes and weight bars to both heads.",
+            shows="Each new word, orange, adds key and value boxes and weight bars to two heads.",
         ):
             self.play(FadeOut(self.grid), run_time=0.6)
             self.fade_in(*self.text[: self.params.n_prompt], self.head_labels, self.legend, *self.prompt)
             self.decode_steps(steps[:half])
         with self.beat(
             "two-heads",
-            "The uniform head weighs them equally; the previous-token head picks the token just before.",
+            "Take two heads: a uniform one weighs them equally; "
+            "a previous-token one picks the token just before.",
             shows=f'Decoding reaches "{as_text(self.params.words).rstrip(".!?")}"; uniform bars shrink.',
         ):
             self.decode_steps(steps[half:])
         self.collapse_uniform_head()
         with self.beat(
             "subject-pointer",
-            "A syntax head is harder: chased looks back at cat, then across at chased. "
-            "Which entry is needed is known only when its query arrives.",
+            "The syntax head is harder: chased looks back at cat, then across at chased. "
+            "Which entry it needs is known only when its query arrives.",
             shows=self.pointer_shows(),
         ):
             self.show_pointer()
@@ -122,7 +123,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
         )
         with self.beat(
             "summary",
-            "So softmax attention keeps its raw cache: one statistic per query, each computed on demand.",
+            "So softmax attention keeps its raw cache, computing each query's statistic on demand.",
             shows=self.summary_shows(),
             ends_section=True,
         ):
@@ -314,7 +315,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
         note = label(f"matches the head at every step: {'yes' if ok else 'no'}", color=theme.MUTED)
         warn = label("ideally just the previous value: a one-slot window", color=theme.VALUE)
         warn.move_to([theme.SAFE_LEFT, self.warn_y, 0], aligned_edge=LEFT)
-        same = "it gives the head's exact output" if ok else "it does not always match the head"
+        same = "it is the head's exact output" if ok else "it does not always match the head"
         with self.beat(
             "uniform-sum",
             "Uniform weights ignore the query, so that cache folds into a running sum; "
@@ -336,7 +337,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
         with self.beat(
             "window-of-one",
             "An ideal previous-token head needs only the previous value, a one-slot window, "
-            "so it folds too; ours leaks slightly.",
+            "so it folds too; ours puts a little weight elsewhere.",
             shows=SAID,
         ):
             self.play(Indicate(VGroup(*self.columns[1]), color=theme.VALUE, scale_factor=1.1), run_time=1.5)
@@ -410,5 +411,5 @@ class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
         rows.arrange(DOWN, buff=0.6, aligned_edge=LEFT).move_to(0.4 * DOWN)
         heading = label("why the cache stores raw vectors", size=theme.TITLE_SIZE).move_to(2.9 * UP)
         self.fade_in(heading, *rows, run_time=1.5)
-        self.when_said("per query", Indicate(rows[2][1], color=theme.TEXT, scale_factor=1.0), run_time=1.2)
+        self.when_said("raw cache", Indicate(rows[2][1], color=theme.TEXT, scale_factor=1.0), run_time=1.2)
         self.when_said("raw cache", Circumscribe(rows[2][0], color=theme.KEY), run_time=1.5)

@@ -21,6 +21,7 @@ from manim import (
     FadeIn,
     FadeOut,
     Indicate,
+    Rectangle,
     ReplacementTransform,
     VGroup,
     Write,
@@ -142,7 +143,7 @@ class WhyRawCache(_Scene):
         with self.beat(
             "softmax-kernel",
             "No fixed-size running sum gives every query's exact output: softmax's kernel, "
-            "e to the q dot k over tau, has no finite split.",
+            "e to the q dot k over tau, has no exact finite split.",
             shows="Written: the kernel, not equal to f of q dot g of k.",
         ):
             tag, panel, cols, words, pointer_note = self.pointer  # the pointer's weights stay, small, above
@@ -154,7 +155,7 @@ class WhyRawCache(_Scene):
             )
             first = eq[0].copy().set_x(0)
             self.when_said("softmax's kernel", Write(first), run_time=1.0)
-            self.until_said("no finite split")
+            self.until_said("no exact finite split")
             self.play(ReplacementTransform(first, eq[0]), FadeIn(eq[1:]), FadeIn(note), run_time=1.0)
         lin = math(r"\phi(q)^\top \phi(k)", size=72)
         state = math(r"S_t = S_{t-1} + \phi(k_t)\, v_t^\top", size=72)
@@ -233,20 +234,26 @@ class WhyRawCache(_Scene):
         tokens = np.arange(0, span + 1)
         raw = np.array([kv_cache_bytes(**MODEL, seq_len=int(n)) for n in tokens]) / 2**20
         state = linear_state_bytes(**MODEL) / 2**20
-        axes = quiet_axes((0, span), (0, float(raw[-1])), width=3.0, height=1.3).move_to([3.85, -0.3, 0])
+        axes = quiet_axes((0, span), (0, float(raw[-1])), width=2.6, height=1.1).move_to([3.9, -0.05, 0])
         ticks = axis_labels(axes, x_ticks=(span,), tick_text=lambda v: f"{v:g} tokens")
-        # the state's size under its own line's right end, where the raw line has already climbed past
+        # the state's size above its own line's left end, where the raw line is still below it
         size = label(f"{state:g} MiB", small=True, color=theme.VALUE)
-        size.move_to(to_scene(axes, span, state)[0], aligned_edge=UP + RIGHT).shift(0.1 * DOWN)
-        ticks.add(size)
+        size.move_to(to_scene(axes, 0, state)[0], aligned_edge=DOWN + LEFT).shift(0.1 * UP + 0.1 * RIGHT)
+        title = label(f"first {span} tokens, MiB", small=True, color=theme.MUTED)
+        title.next_to(axes, UP, buff=0.15).align_to(axes, RIGHT)
+        ticks.add(size, title)
+        # a framed, opaque card: the big chart's lines pass behind it, not through it
+        shown = VGroup(axes, ticks)
+        card = Rectangle(width=shown.width + 0.3, height=shown.height + 0.3, stroke_color=theme.MUTED,
+                         stroke_width=2, fill_color=theme.BACKGROUND, fill_opacity=1.0).move_to(shown)
         lines = VGroup(
             curve(axes, tokens, raw, color=theme.KEY, width=4),
             curve(axes, tokens, np.full(tokens.shape, state), color=theme.VALUE, width=4),
         )
         where = to_scene(axes, cross, kv_cache_bytes(**MODEL, seq_len=cross) / 2**20)[0]
         dot = Dot(where, radius=0.08, color=theme.TEXT)
-        count = label(f"{cross}", small=True).next_to(dot, UP + LEFT, buff=0.08)  # raw line below it here
-        return VGroup(axes, ticks), lines, VGroup(dot, count)
+        count = label(f"{cross}", small=True).next_to(dot, DOWN + RIGHT, buff=0.08)  # the raw line is above
+        return VGroup(card, axes, ticks), lines, VGroup(dot, count)
 
     def memory_plot(self) -> tuple[VGroup, VGroup, VGroup]:
         """(axes with ticks and titles; raw cache line and tag; linear-state line and tag)."""

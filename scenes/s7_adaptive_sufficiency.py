@@ -78,16 +78,17 @@ class AdaptiveSufficiency(LectureScene):
             self.title_card()
         with self.beat(
             "weighted-sum",
-            "Attention's weighted sum compresses the sequence into a summary chosen by the query: "
-            "loosely, an adaptive sufficient statistic, keeping what this query needs.",
+            "Attention's weighted sum compresses the sequence into a summary the query chooses: "
+            "loosely, an adaptive sufficient statistic.",
             shows=self.sum_description(),
         ):
             card = self.sum_card()
             self.show_card(card)
-            self.when_said("keeping what", Circumscribe(card.picture, color=theme.WEIGHT), run_time=1.5)
+            circled = Circumscribe(card.picture, color=theme.WEIGHT)
+            self.when_said("adaptive sufficient", circled, run_time=1.5)
         with self.beat(
             "regression",
-            "As kernel regression, it accounts for the sum: a Nadaraya Watson average, here with a "
+            "As kernel regression, it accounts for the sum: a Nadaraya Watson average, with a "
             "learned similarity.",
             shows=f"{self.regression_data()[0].size} points descend left to right; "
             "learned and Gaussian kernel curves both follow them.",
@@ -107,7 +108,7 @@ class AdaptiveSufficiency(LectureScene):
         )
         with self.beat(
             "summary",
-            "Read this way, attention is a family of lossy summaries, one per query, "
+            "Read this way, attention is a family of summaries, lossy about the sequence, one per query, "
             "each computed on demand from the raw cache.",
             shows=f"Four tiles return: {'; '.join(NAMES)}.",
             ends_section=True,

@@ -31,6 +31,7 @@ GLOSSARY = {
     r"ALiBi": "KernelVariants.position-priors",
     r"T5": "KernelVariants.position-t5",
     r"d by d": "KernelVariants.linear-summary",
+    r"normaliser": "KernelVariants.linear-summary",
     r"multi-head": "HeadRouting.sentence",
     r"induction circuits?": "HeadRouting.head-1",
     r"W O": "HeadRouting.concatenate",
