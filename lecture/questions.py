@@ -186,13 +186,14 @@ def _head_routing(_p: Parameters | None) -> list[Question]:
             "Which of the four stylised heads could replace all past keys and values by one fixed-size "
             "summary while decoding?",
             "Head one, ideally: it needs only the previous value, a one-slot window. And head three: "
-            "its geometric decay folds into a running sum, shrunk by the same factor each step. "
-            "The syntax head's "
+            "its geometric decay folds into a running sum, shrunk by the same factor each step. And head "
+            "four: a noun's determiners and adjectives come before it in its phrase, so a sum reset at "
+            "each phrase holds them. The syntax head's "
             "target is known only when its query arrives, so it needs every past key and value.",
             "Pause and predict: which of these heads could replace all past keys and values by one "
             "fixed-size summary?",
-            "Heads one and three: ideally, one needs only the previous value; three's geometric decay folds "
-            "into a running sum, shrunk each step.",
+            "All but the syntax head, ideally: one keeps the previous value; three's decay, a running sum; "
+            "four, its noun phrase's sum.",
         ),
         Question(
             "Two heads read the same words. Why can their outputs differ?",

@@ -155,7 +155,7 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
         self.pause_and_predict(
             questions_for(self.script_name())[0],
             self.the_folding_head,
-            shows="An outline circles the H1 map, then the H3 map.",
+            shows="An outline circles the H1 map, then H3's, then H4's.",
             ends_section=True,
         )
 
@@ -284,10 +284,12 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
         self.when_said("different summaries", each, run_time=3.0)
 
     def the_folding_head(self, spoken: Spoken) -> None:
-        """The answer: head one's map, one key a query, then head three's fixed decay, are circled."""
+        """The answer circled: head one's map (one key a query), head three's decay, head four's phrases."""
         self.play(Circumscribe(self.maps[0], color=theme.VALUE), run_time=1.5)
         self.until_said("three's")
-        self.play(Circumscribe(self.maps[2], color=theme.VALUE), run_time=1.5)
+        self.play(Circumscribe(self.maps[2], color=theme.VALUE), run_time=1.2)
+        self.until_said("noun phrase")
+        self.play(Circumscribe(self.maps[3], color=theme.VALUE), run_time=1.2)
 
     def show_concatenation(self) -> None:
         """Each head's output is a slice of one (T x H d_head) matrix; W_O maps it to the next layer."""

@@ -117,7 +117,7 @@ class TrainedHeads(_Scene):
         n_layers, n_heads = found.run.attention.shape[:2]
         with self.beat(
             "trained",
-            f"Here are all {n_layers * n_heads} heads of a trained model, Mini L M, on this sentence; "
+            f"All {n_layers * n_heads} heads of a trained model, Mini L M, on this sentence; "
             "unlike ours, it reads both ways.",
             shows=f"One small map per head: {n_layers} layers as rows, {n_heads} heads as columns.",
         ):
