@@ -44,7 +44,7 @@ from pathlib import Path
 import av
 import numpy as np
 
-from production.media.video import block_means
+from production.media.video import block_means, lecture_clips
 
 __all__ = [
     "MAX_FLASHES",
@@ -290,15 +290,10 @@ def audit_clip(video: Path) -> Flashes:
 
 def main(argv: Sequence[str]) -> int:
     """Print every clip's worst second and its breaches; exit 1 when any clip breaks the threshold."""
-    if len(argv) != 1 or not Path(argv[0]).is_dir():
-        print(
-            "usage: python -m production.media.flashes LECTURE_FOLDER (e.g. media/lecture/480p15)", file=sys.stderr
-        )
+    clips, bad = lecture_clips(argv, "production.media.flashes"), 0
+    if clips is None:
         return 2
-    folder, bad = Path(argv[0]), 0
-    for video in sorted(folder.glob("[0-9][0-9]-*.mp4")):
-        if video.stem.endswith(".described"):
-            continue  # its clip's frames with some held longer: a held frame adds no transition, only time
+    for video in clips:  # a described clip's held frames add no transition, only time
         found = audit_clip(video)
         breaches = found.breaches()
         bad += len(breaches)

@@ -25,7 +25,7 @@ import av
 import numpy as np
 
 from drawing.theme import BACKGROUND
-from production.media.video import block_means
+from production.media.video import block_means, lecture_clips
 
 __all__ = [
     "HELD_SECONDS",
@@ -210,15 +210,10 @@ def audit_clip(video: Path, beats_json: Path) -> tuple[list[Stretch], list[Stret
 
 def main(argv: Sequence[str]) -> int:
     """Print every clip's held and empty stretches; exit 1 when any clip has one."""
-    if len(argv) != 1 or not Path(argv[0]).is_dir():
-        print(
-            "usage: python -m production.media.motion LECTURE_FOLDER (e.g. media/lecture/480p15)", file=sys.stderr
-        )
+    clips, bad = lecture_clips(argv, "production.media.motion"), 0
+    if clips is None:
         return 2
-    folder, bad = Path(argv[0]), 0
-    for video in sorted(folder.glob("[0-9][0-9]-*.mp4")):
-        if video.stem.endswith(".described"):
-            continue  # its pauses hold the picture on purpose, while a description is spoken
+    for video in clips:
         held, empty = audit_clip(video, video.with_suffix(".beats.json"))
         bad += len(held) + len(empty)
         print(f"{video.stem}: {len(held)} held, {len(empty)} empty")

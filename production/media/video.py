@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -12,7 +13,7 @@ import numpy as np
 
 from atomic_files import replacing
 
-__all__ = ["VideoInfo", "probe", "save_last_frame", "audio_format", "count_frames", "join_videos", "block_means"]
+__all__ = ["VideoInfo", "probe", "save_last_frame", "audio_format", "count_frames", "join_videos", "block_means", "lecture_clips"]
 
 
 @dataclass(frozen=True)
@@ -257,3 +258,17 @@ def block_means(image: np.ndarray, block: int) -> np.ndarray:
     for j in range(1, block):
         cells += rows[:, :, j]
     return cells / (block * block)
+
+
+def lecture_clips(argv: Sequence[str], command: str) -> list[Path] | None:
+    """The numbered clips of the lecture folder a frame audit was given (described versions left out).
+
+    ``argv`` is the audit's command line after ``python -m command``; None (after a usage line on
+    stderr) unless it is one folder. The described clips repeat their clip's frames, holding some
+    longer on purpose while a description is spoken, so the audits read the clips themselves.
+    """
+    if len(argv) != 1 or not Path(argv[0]).is_dir():
+        print(f"usage: python -m {command} LECTURE_FOLDER (e.g. media/lecture/480p15)", file=sys.stderr)
+        return None
+    clips = sorted(Path(argv[0]).glob("[0-9][0-9]-*.mp4"))
+    return [video for video in clips if not video.stem.endswith(".described")]
