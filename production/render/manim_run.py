@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -55,9 +56,9 @@ def ensure_writable(folder: Path) -> None:
     """Create ``folder`` and prove it writable, or raise :class:`RenderError` saying so."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / ".write-probe"
-        probe.write_text("")
-        probe.unlink()
+        # a probe of its own: two renders into one folder must not remove each other's
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".write-probe-"):
+            pass
     except OSError as exc:
         raise RenderError(
             f"cannot write to {folder} ({exc.strerror}): choose another --media-dir or fix its permissions"
