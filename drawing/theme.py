@@ -23,6 +23,7 @@ __all__ = [
     "SCORE",
     "WARNING",
     "PRIOR",
+    "HEADS",
     "FONT",
     "TITLE_SIZE",
     "BODY_SIZE",
@@ -56,6 +57,12 @@ TEMPERATURE = "#CC79A7"  # reddish purple: temperature / bandwidth
 SCORE = "#4D7CFE"  # royal blue: scores s_i (Okabe–Ito's #0072B2 is too dark for text)
 WARNING = "#D55E00"  # vermillion: masked entries, "cannot"
 PRIOR = "#BBBBBB"  # light grey: a position prior r_i (not a role of its own)
+HEADS = ("#5EE4ED", "#E830AB", "#CCE699", "#F28C9A")
+"""One colour per head (cyan, magenta, lime, salmon), for a head's name, its map's frame and its slice of the
+concatenation: parallel things, not roles. Each stays apart from the others and from the roles that share
+their screen (query, key, value, weight, warning), for colour-blind viewers too
+(tests/drawing/test_colours.py); the weights inside a head's map keep the weight colour, and every head
+is also named (H1 ... H4)."""
 
 FONT = "DejaVu Sans"
 # Sizes for the 640-pixel player (docs/visual.md): nothing below SMALL_SIZE (tick

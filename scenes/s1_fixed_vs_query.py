@@ -77,6 +77,8 @@ RULES = (
     r"w_i \propto K(q, x_i)",
     r"w_i \propto \exp\!\big(\psi(q)^\top W_Q^\top W_K\, \psi(x_i)\big)",
 )
+RULE_ROLES = {"w_i": theme.WEIGHT, "q": theme.QUERY}
+"""The rules' weights and query in their roles' colours (no other q in them)."""
 
 
 class FixedVsQueryWeights(LectureScene[FixedVsQueryParameters]):
@@ -251,7 +253,8 @@ class FixedVsQueryWeights(LectureScene[FixedVsQueryParameters]):
         if place == "thumb":
             return VGroup(label(NAMES[k], color=theme.MUTED).next_to(axes, UP, buff=0.15))
         heading = label(TITLES[k], size=theme.BODY_SIZE)
-        rule = math(RULES[k], size=48 if place == "big" else 44)  # TeX reads smaller than text at one size
+        size = 48 if place == "big" else 44  # TeX reads smaller than text at one size
+        rule = math(RULES[k], size=size, colors=RULE_ROLES)
         top = VGroup(heading, rule).arrange(
             RIGHT if place == "big" else DOWN, buff=0.5 if place == "big" else 0.2
         )
@@ -492,8 +495,10 @@ class FixedVsQueryWeights(LectureScene[FixedVsQueryParameters]):
             "which inputs are alike.",
             shows=SAID,  # the note that replaces the errors repeats the narration's words
         ):
-            self.until_said("fixed kernel")
+            self.until_said("more data")
             self.show_errors_note("learned: tends to win with more data")
+            self.until_said("fixed kernel")
+            self.show_errors_note("or where no fixed kernel knows which inputs are alike")
 
     def overfit_narration(self) -> str:
         """What the fresh points say, whichever way they came out."""

@@ -65,7 +65,7 @@ REGIME_TEXT = {
 }
 SHOWN_WEIGHT = 0.01  # a weight bar lower than this is too thin to see
 # "q" is safe here: no TeX command in this scene's formulas contains the letter.
-ROLE_TEX = {"y_i": theme.VALUE, "x_i": theme.KEY, "x_j": theme.KEY, "q": theme.QUERY}
+ROLE_TEX = {"y_i": theme.VALUE, "x_i": theme.KEY, "x_j": theme.KEY, "q": theme.QUERY, "w_i": theme.WEIGHT}
 
 
 class KernelRegressionCollapse(LectureScene[KernelRegressionParameters]):
@@ -364,7 +364,18 @@ class KernelRegressionCollapse(LectureScene[KernelRegressionParameters]):
             weights = self.w[self.index()]
             shown = VGroup(*(bar for bar, w in zip(self.bars.bars, weights, strict=True) if w > SHOWN_WEIGHT))
             self.play(Circumscribe(shown, color=theme.WEIGHT), run_time=2.0)  # the bars, not the empty row
+            self.when_said("keys x i", Create(self.key_ticks(), lag_ratio=0.1), run_time=1.0)
+            values = in_turn(self.dots, color=theme.VALUE, scale=1.6, lag=0.05)
+            self.when_said("values y i", values, run_time=1.2)
             self.when_said("temperature", Circumscribe(identity[1], color=theme.TEMPERATURE), run_time=1.5)
+
+    def key_ticks(self) -> VGroup:
+        """A key-coloured tick under each sample's weight bar: the keys are the inputs x i."""
+        ticks = VGroup()
+        for bar in self.bars.bars:
+            bottom = bar.get_bottom()
+            ticks.add(Line(bottom, bottom + 0.2 * DOWN, color=theme.KEY, stroke_width=4))
+        return ticks
 
     def expanded_line(self, identity: VGroup) -> tuple[MathTex, Line]:
         """The square expanded in full, with the q-only term -q^2 / 2 sigma^2, and a stroke through it.

@@ -63,6 +63,7 @@ COST_DATA = Path(__file__).resolve().parent / "data" / "attention_cost.json"
 PANEL_W, PANEL_H = 5.2, 2.8
 CONTENT_X, POSITION_X, PANELS_Y, LEGEND_Y = -3.45, 3.35, 0.6, 3.25
 ROLE_TEX = {"r_i": theme.PRIOR, "s_i": theme.SCORE, "a_i": theme.WEIGHT, "b_i": theme.PRIOR}
+LINEAR_ROLES = {"q": theme.QUERY, "k_i": theme.KEY, "v_i": theme.VALUE}
 SOFTMAX, LINEAR = VARIANTS[0], VARIANTS[1]  # every softmax kernel has the dot-product's content profile
 POSITION_STEPS = (  # (name shown, profile drawn), in the order the narration names them
     ("dot-product, linear", SOFTMAX),
@@ -127,7 +128,7 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
             "against their cosine similarity.",
             shows=self.content_description(),
         ):
-            self.fade_in(self.content_frame)
+            self.fade_in(self.content_frame, self.slider, self.readout)  # the curve's temperature
             self.play(Create(self.content_curves[0]), FadeIn(self.legend[0]), run_time=1.5)
             self.trace(self.content_curves[0], "against their cosine")
         with self.beat(
@@ -376,7 +377,6 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
             "broad; the fixed position priors stay put.",
             shows=f"A tau slider falls from {start} to {low}, softmax a spike, then rises to {high}.",
         ):
-            self.fade_in(self.slider, self.readout, run_time=1.0)
             self.go_live(self.live, self.refresh)
             self.sweep_to(self.tau, np.log10(cold), 4.0)
             self.until_said("position priors")
@@ -425,9 +425,12 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
             r"\, v_i^\top \;=\; \phi(q)^\top",
             r"\Big(\sum_i \phi(k_i)\, v_i^\top\Big)",
             size=48,
+            colors=LINEAR_ROLES,
         ).move_to(0.65 * UP)
         brace = Brace(identity[3], DOWN, buff=0.1, color=theme.VALUE)
-        brace_tag = math(r"S:\; d \times d,\;\; z = \textstyle\sum_i \phi(k_i)", color=theme.VALUE)
+        brace_tag = math(
+            r"S:\; d \times d,\;\; z = \textstyle\sum_i \phi(k_i)", color=theme.VALUE, colors=LINEAR_ROLES
+        )
         brace_tag.next_to(brace, DOWN, buff=0.1)
         with self.beat(
             "linear-quadratic",
@@ -563,8 +566,7 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
             "by a position prior, r proportional to e to the b.",
             shows=self.alibi_description(alibi),
         ):
-            self.play(FadeOut(self.leaving), run_time=0.8)
-            self.fade_in(name, panels[2], x_title)
+            self.play(FadeOut(self.leaving), *(FadeIn(m) for m in (name, panels[2], x_title)), run_time=1.5)
             self.until_said("multiplying")
             self.fade_in(*panels[:2], *panels[3:])
         with self.beat(

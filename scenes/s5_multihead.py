@@ -138,8 +138,7 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
             self.show_head(h)
         with self.beat(
             "all-heads",
-            "As grids, rows for queries, columns for keys: "
-            "four different summaries of the same words.",
+            "As grids, rows for queries, columns for keys: four different summaries of the same words.",
             shows=f"Four lower-triangular heatmaps: {self.grid_names()}.",
         ):
             self.show_all_heads()
@@ -193,7 +192,7 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
 
     def head_title(self, h: int) -> Mobject:
         """'Hk: rule' at the top of the frame."""
-        return label(f"H{h + 1}: {self.heads.names[h]}", color=theme.WEIGHT).move_to(3.2 * UP)
+        return label(f"H{h + 1}: {self.heads.names[h]}", color=theme.HEADS[h]).move_to(3.2 * UP)
 
     def named_keys(self, h: int) -> list[int]:
         """The spotlit query's one or two largest weights under head h (those of at least SPOKEN_SHARE)."""
@@ -268,7 +267,8 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
         self.maps, self.map_tags, self.map_names = VGroup(), VGroup(), VGroup()
         for h in range(4):
             hm = Heatmap(self.heads.weights[h], size=MAP_SIZE, diagonal=True)  # H1's stripe reads off it
-            tag = label(f"H{h + 1}", color=theme.WEIGHT, size=theme.TITLE_SIZE)
+            hm.frame.set_stroke(theme.HEADS[h], width=3)  # the head's colour, kept into the concatenation
+            tag = label(f"H{h + 1}", color=theme.HEADS[h], size=theme.TITLE_SIZE)
             name = label(SHORT_NAMES[h])
             side = VGroup(tag, name).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
             cells.add(VGroup(hm, side.next_to(hm, RIGHT, buff=0.3)))
@@ -280,7 +280,9 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
         self.play(
             FadeOut(self.columns), FadeOut(self.top_line), FadeIn(cells), FadeIn(self.header), run_time=1.2
         )
-        each = LaggedStart(*(Circumscribe(m, color=theme.WEIGHT) for m in self.maps), lag_ratio=0.5)
+        each = LaggedStart(
+            *(Circumscribe(m, color=theme.HEADS[h]) for h, m in enumerate(self.maps)), lag_ratio=0.5
+        )
         self.when_said("different summaries", each, run_time=3.0)
 
     def the_folding_head(self, spoken: Spoken) -> None:
@@ -296,7 +298,8 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
         res = self.heads.result
         h, t, d_head = res.head_outputs.shape
         d_out = res.output.shape[1]
-        bands = VGroup(*(matrix_block(1.8, 2.1, None, theme.VALUE) for _ in range(h))).arrange(RIGHT, buff=0)
+        bands = VGroup(*(matrix_block(1.8, 2.1, None, theme.HEADS[k]) for k in range(h)))
+        bands.arrange(RIGHT, buff=0)
         concat = VGroup(bands, math(rf"{t}\times{h * d_head}", small=True).next_to(bands, DOWN, buff=0.15))
         w_o = matrix_block(1.1, 2.9, r"W_O", theme.MUTED)
         w_o.add(math(rf"{h * d_head}\times{d_out}", small=True).next_to(w_o, DOWN, buff=0.15))
@@ -309,7 +312,9 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
         for part in chain[2::2]:
             part[-1].next_to(part[0], DOWN, buff=0.15)  # shapes beneath their blocks after the move
         tops = [band.get_top() for band in bands]
-        arrows = VGroup(*(Arrow(top + 0.9 * UP, top, buff=0.05, color=theme.MUTED) for top in tops))
+        arrows = VGroup(
+            *(Arrow(top + 0.9 * UP, top, buff=0.05, color=theme.HEADS[k]) for k, top in enumerate(tops))
+        )
         self.play(*(FadeOut(m) for m in (*self.map_names, self.header)), run_time=0.5)
         moves = []
         for hm, tag, top in zip(self.maps, self.map_tags, tops, strict=True):

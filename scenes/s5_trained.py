@@ -177,6 +177,7 @@ class TrainedHeads(_Scene):
         block = VGroup(right, names)
         if stylised is not None:
             left = Heatmap(stylised, size=BIG_MAP, diagonal=True)
+            left.frame.set_stroke(theme.HEADS[0], width=3)  # stylised H1, in its colour
             block = VGroup(left, block).arrange(RIGHT, buff=0.8)
         return block.move_to(0.3 * DOWN), right
 
@@ -203,14 +204,15 @@ class TrainedHeads(_Scene):
             shown, right = self.pair(
                 self.heads.weights[0], found.run.attention[match.layer, match.head], found.run.tokens
             )
-            left_name = label("stylised H1", color=theme.WEIGHT).next_to(shown[0], UP, buff=0.25)
-            right_name = label(f"measured: layer {layer}, head {head}", color=theme.WEIGHT)
+            left_name = label("stylised H1", color=theme.HEADS[0]).next_to(shown[0], UP, buff=0.25)
+            right_name = label(f"measured: layer {layer}, head {head}", color=theme.TEXT)
             right_name.next_to(right, UP, buff=0.25).align_to(right, RIGHT)
             share = label(f"over {percent}% on the word before", small=True, color=theme.WEIGHT)
             share.next_to(right, DOWN, buff=0.12).align_to(right, RIGHT)
             self.until_said("measured")
-            self.play(FadeOut(view.group), FadeOut(view.caveat), FadeOut(tile), run_time=0.6)
-            self.fade_in(shown, left_name, right_name, *self.model_tag(), run_time=1.2)
+            leaving = (view.group, view.caveat, tile)
+            arriving = (shown, left_name, right_name, *self.model_tag())
+            self.play(*(FadeOut(m) for m in leaving), *(FadeIn(m) for m in arriving), run_time=1.2)
             self.when_said("percent", FadeIn(share, shift=0.2 * UP), run_time=0.8)
         self.shown = VGroup(shown, left_name, right_name, share)
 
@@ -226,7 +228,7 @@ class TrainedHeads(_Scene):
     def tile_box(self, view: ModelView, found: RealHeads, layer: int, head: int) -> Rectangle:
         """A box around one head's tile in the model view."""
         frame = view.tiles.tile(layer, head)
-        return SurroundingRectangle(frame, color=theme.QUERY, buff=0.05, stroke_width=4)
+        return SurroundingRectangle(frame, color=theme.HEADS[0], buff=0.05, stroke_width=4)  # H1's match
 
     def measured_sink(self, found: RealHeads) -> None:
         """The head that parks the most weight on [CLS] (or [SEP]), with its column marked."""
@@ -246,12 +248,12 @@ class TrainedHeads(_Scene):
             shows=f"Its map appears; a box outlines the {token} column, {rows}.",
         ):
             shown, right = self.pair(None, found.run.attention[sink.layer, sink.head], found.run.tokens)
-            name = label(f"measured: layer {layer}, head {head}", color=theme.WEIGHT)
+            name = label(f"measured: layer {layer}, head {head}", color=theme.TEXT)
             name.next_to(right, UP, buff=0.25).align_to(right, RIGHT)
             cells = VGroup(*(right.cells[i * t + column] for i in range(t)))
             mark = SurroundingRectangle(cells, color=theme.KEY, buff=0.03)
-            self.play(FadeOut(getattr(self, "shown", VGroup())), run_time=0.6)
-            self.fade_in(shown, name, *self.model_tag(), run_time=1.0)
+            arriving = (shown, name, *self.model_tag())
+            self.play(FadeOut(getattr(self, "shown", VGroup())), *(FadeIn(m) for m in arriving), run_time=1.2)
             share = label(f"{percent}% on {sink.token}", small=True, color=theme.WEIGHT)
             share.next_to(name, RIGHT, buff=0.4)
             self.until_said("attention sink")
@@ -273,7 +275,7 @@ class TrainedHeads(_Scene):
             )
         )
         shares.set_y(min(s.get_y() for s in shares))  # one line of shares, whatever the words' descenders
-        name = label(f"measured: layer {layer}, head {head}, the weights of bank", color=theme.WEIGHT)
+        name = label(f"measured: layer {layer}, head {head}, the weights of bank", color=theme.TEXT)
         name.move_to(2.6 * UP)
         with self.beat(
             "trained-bank",
@@ -281,8 +283,7 @@ class TrainedHeads(_Scene):
             "percent of bank's weight on loan.",
             shows="Arcs from bank to every token, thickest to loan; each token's share beneath.",
         ):
-            self.play(FadeOut(self.shown), run_time=0.6)
-            self.fade_in(row, *self.model_tag(), run_time=1.0)
+            self.play(FadeOut(self.shown), *(FadeIn(m) for m in (row, *self.model_tag())), run_time=1.2)
             self.when_said("layer", Create(arcs), FadeIn(name), run_time=1.5)
             cue = Circumscribe(row[pull.cue], color=theme.KEY)
             self.when_said(
@@ -350,7 +351,8 @@ class TrainedHeads(_Scene):
         """One stylised head's map, its name, and the best measured score (or why its match is none)."""
         h = int(match.stylised[1:]) - 1
         heat = Heatmap(self.heads.weights[h], size=SMALL_MAP)
-        name = label(f"{match.stylised}: {ON_SCREEN[match.stylised]}", color=theme.WEIGHT)
+        heat.frame.set_stroke(theme.HEADS[h], width=3)
+        name = label(f"{match.stylised}: {ON_SCREEN[match.stylised]}", color=theme.HEADS[h])
         best = VGroup(
             label(f"best score {best_score(match)}", small=True),
             *(label(line, small=True, color=theme.MUTED) for line in self.why_unmatched(match)),

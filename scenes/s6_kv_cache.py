@@ -52,6 +52,7 @@ LEFT_X = theme.SAFE_LEFT + 0.75  # where cached position 1 starts; k and v are n
 TEXT_Y = theme.SAFE_TOP - 0.05  # top of the generated text
 LABEL_H, BAR_H, SIDE, GAP = 0.45, 0.8, 0.48, 0.06  # a head's name, weight bars, key and value boxes
 SUM_SIZE = 44  # the running sum and its count: read at 640 pixels
+VALUES = {"v_i": theme.VALUE}  # the sum's values in their role's colour
 
 
 def as_text(words: Sequence[str]) -> str:
@@ -328,7 +329,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
             self.play(FadeOut(keys), FadeOut(self.bars[0]), FadeOut(self.legend[0]), run_time=0.8)
             self.play(FadeIn(box), FadeIn(tag), FadeIn(counter), run_time=0.6)
             self.pour_values(box, counter)
-            mean = math(r"\frac{1}{t}", r"\sum_i v_i", size=SUM_SIZE).move_to(box)
+            mean = math(r"\frac{1}{t}", r"\sum_i v_i", size=SUM_SIZE, colors=VALUES).move_to(box)
             self.when_said(
                 "divided by the count", TransformMatchingTex(tag, mean), FadeOut(self.legend[1]), run_time=1.0
             )
@@ -347,9 +348,9 @@ class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
     def sum_box(self) -> tuple[Rectangle, MathTex, MathTex]:
         """The uniform head's running sum: an empty box left on its row, its sum, and a count of values, 0."""
         key_box = self.columns[0][0][0]
-        box = Rectangle(width=2.3, height=1.2, color=theme.VALUE, fill_opacity=0.5)
+        box = Rectangle(width=2.3, height=1.2, color=theme.VALUE, fill_opacity=0.12)  # green v_i reads on it
         box.move_to([LEFT_X - 0.2, self.key_ys[0] - (key_box.height + GAP) / 2, 0], aligned_edge=LEFT)
-        tag = math(r"\sum_i v_i", size=SUM_SIZE).move_to(box).set_z_index(2)
+        tag = math(r"\sum_i v_i", size=SUM_SIZE, colors=VALUES).move_to(box).set_z_index(2)
         return box, tag, self.value_count(0, box)
 
     def value_count(self, t: int, box: Rectangle) -> MathTex:
@@ -389,8 +390,9 @@ class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
     def show_summary(self) -> None:
         """Closing still (the poster): what folds into a fixed summary and what needs the raw cache."""
         self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.6)
-        box = Rectangle(width=1.8, height=1.0, color=theme.VALUE, fill_opacity=0.5)
-        uniform = VGroup(box, math(r"\tfrac{1}{t}\sum_i v_i", size=theme.READOUT_SIZE).move_to(box))
+        box = Rectangle(width=1.8, height=1.0, color=theme.VALUE, fill_opacity=0.12)
+        sum_tex = math(r"\tfrac{1}{t}\sum_i v_i", size=theme.READOUT_SIZE, colors=VALUES)
+        uniform = VGroup(box, sum_tex.move_to(box))
         cells = VGroup(
             *(
                 Square(side_length=0.25, stroke_width=1, color=theme.VALUE, fill_opacity=0.5)

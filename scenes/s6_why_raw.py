@@ -21,8 +21,13 @@ from manim import (
     FadeIn,
     FadeOut,
     Indicate,
+    LaggedStart,
+    Line,
+    MathTex,
+    Mobject,
     Rectangle,
     ReplacementTransform,
+    Square,
     VGroup,
     Write,
     linear,
@@ -39,6 +44,8 @@ from narration.narrator import Spoken
 __all__ = ["WhyRawCache", "MODEL", "CONTEXT"]
 
 QK = {"q": theme.QUERY, "k": theme.KEY}  # the kernel's q and k in their roles (no other q or k in it)
+FP16_BYTES = 2  # half precision: the model line's "fp16"
+COLUMN_X = (theme.SAFE_RIGHT + 0.2) / 2  # the two kernel columns' centres, at -x and x: each inside its half
 
 
 if TYPE_CHECKING:
@@ -116,8 +123,8 @@ class WhyRawCache(_Scene):
         tag, panel, cols, words, note = self.pointer
         assert isinstance(panel, BarPanel)
         later = VGroup(*cols[verb + 1 :], *words[verb + 1 :])
-        self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.6)
-        self.fade_in(tag, panel, VGroup(*cols[: verb + 1]), VGroup(*words[: verb + 1]), note)
+        shown = (tag, panel, VGroup(*cols[: verb + 1]), VGroup(*words[: verb + 1]), note)
+        self.play(*(FadeOut(m) for m in self.mobjects), *(FadeIn(m) for m in shown), run_time=1.5)
         first_peak = panel.bars[int(np.argmax(weights[0]))]
         self.when_said("looks back", Circumscribe(first_peak, color=theme.WEIGHT), run_time=1.2)
         second = label(f"weights of the query \u201c{toks[prep].text}\u201d", color=theme.WEIGHT).move_to(tag)
@@ -135,48 +142,92 @@ class WhyRawCache(_Scene):
         self.when_said("its query arrives", Indicate(words[prep], color=theme.QUERY), run_time=1.2)
 
     def show_kernels(self) -> None:
-        """Why: softmax's kernel does not split; linear attention's does, into a d x d state."""
-        eq = math(r"e^{\,q \cdot k / \tau}", r"\;\ne\;", r"f(q)^\top g(k)", size=72, colors=QK)
-        eq[1].set_color(theme.WARNING)
-        note = label("for any fixed-size query part f and key part g", color=theme.MUTED)
-        why = VGroup(eq, note).arrange(DOWN, buff=0.5).move_to(1.1 * DOWN)
+        """Why, in one picture: softmax's kernel keeps every k, v; then, beside it, linear attention folds."""
         with self.beat(
             "softmax-kernel",
             "No fixed-size running sum gives every query's exact output: softmax's kernel, "
             "e to the q dot k over tau, has no exact finite split.",
-            shows="Written: the kernel, not equal to f of q dot g of k.",
+            shows="Beneath the cache: the kernel, not equal to f of q dot g of k.",
         ):
-            tag, panel, cols, words, pointer_note = self.pointer  # the pointer's weights stay, small, above
-            shapes = VGroup(panel, cols)
-            self.play(
-                FadeOut(VGroup(tag, words, pointer_note)),
-                shapes.animate.scale(0.55).move_to([0, theme.SAFE_TOP - 0.55 * shapes.height / 2, 0]),
-                run_time=0.8,
-            )
-            first = eq[0].copy().set_x(0)
-            self.when_said("softmax's kernel", Write(first), run_time=1.0)
+            softmax, eq = self.softmax_column()
+            self.until_said("softmax's kernel")
+            first = eq[0].copy().set_x(eq.get_x())
+            self.play(Write(first), run_time=1.0)
             self.until_said("no exact finite split")
-            self.play(ReplacementTransform(first, eq[0]), FadeIn(eq[1:]), FadeIn(note), run_time=1.0)
-        lin = math(r"\phi(q)^\top \phi(k)", size=72)
-        state = math(r"S_t = S_{t-1} + \phi(k_t)\, v_t^\top", size=72)
-        out = math(
-            r"\text{output}_t = \frac{\phi(q_t)^\top S_t}{\phi(q_t)^\top z_t},"
-            r"\quad z_t = z_{t-1} + \phi(k_t)",
-            size=48,
-        )
-        lines = VGroup(lin, state, out).arrange(DOWN, buff=0.5).move_to(0.2 * UP)
-        tag = label("section 4: linear attention", color=theme.MUTED).next_to(lines, UP, buff=0.5)
+            self.play(ReplacementTransform(first, eq[0]), FadeIn(eq[1:]), FadeIn(softmax[-1]), run_time=1.0)
         with self.beat(
             "linear-kernel",
             "Linear attention's kernel, phi of q dot phi of k, does split: "
             "its sum folds into a d by d state and a normaliser.",
-            shows="Each step adds phi of k t times v t transposed to the state S.",
+            shows="It moves left; right: cached keys and values pour into one d by d grid.",
         ):
-            self.play(FadeOut(why), FadeOut(shapes), run_time=0.5)
-            self.fade_in(tag, lin, run_time=1.0)
+            lin, state, grid, norm = self.linear_column()
+            divider = Line(2.7 * UP, 2.9 * DOWN, color=theme.MUTED, stroke_width=2)
+            self.play(*self.to_left_column(softmax), Create(divider), run_time=0.8)
+            self.play(FadeIn(self.linear_head), run_time=0.4)  # once the left column has left its place
+            self.when_said("phi of q dot phi of k", Write(lin), run_time=1.2)
             self.until_said("folds")
-            self.fade_in(state, out, run_time=1.0)
-            self.play(Indicate(state, color=theme.VALUE), run_time=1.2)
+            self.play(FadeIn(state), FadeIn(grid), FadeIn(norm), run_time=0.8)
+            self.fold_into(softmax[1], grid[0])
+            self.when_said("normaliser", Circumscribe(norm, color=theme.KEY), run_time=1.0)
+
+    def softmax_column(self) -> tuple[VGroup, MathTex]:
+        """The pointer's words leave; its weights and cache rise, and the kernel that will not split below.
+
+        Returns the whole picture (head, bars and cache, equation, note: the note not yet shown), and the
+        equation.
+        """
+        tag, panel, cols, words, pointer_note = self.pointer
+        head = label("softmax: every k, v kept", color=theme.TEXT).move_to(3.1 * UP)
+        eq = math(r"e^{\,q \cdot k / \tau}", r"\;\ne\;", r"f(q)^\top g(k)", size=72, colors=QK)
+        eq[1].set_color(theme.WARNING)
+        note = VGroup(
+            label("for any fixed-size query part f", small=True, color=theme.MUTED),
+            label("and key part g", small=True, color=theme.MUTED),
+        ).arrange(DOWN, buff=0.1)
+        VGroup(eq, note).arrange(DOWN, buff=0.4).move_to(1.9 * DOWN)
+        self.play(
+            FadeOut(VGroup(tag, words, pointer_note)),
+            FadeIn(head),
+            VGroup(panel, cols).animate.scale(0.8).move_to(1.2 * UP),
+            run_time=1.0,
+        )
+        self.linear_head = label("linear attention", color=theme.MUTED).move_to([COLUMN_X, 3.1, 0])
+        return VGroup(head, VGroup(panel, cols), eq, note), eq
+
+    def linear_column(self) -> tuple[Mobject, Mobject, VGroup, Mobject]:
+        """Section 4's split kernel, its state update, a d x d grid for the state, the normaliser's sum."""
+        lin = math(r"\phi(q)^\top \phi(k)", size=60, colors=QK)
+        roles = {"k_t": theme.KEY, "v_t": theme.VALUE}
+        state = math(r"S_t = S_{t-1} + \phi(k_t)\, v_t^\top", size=48, colors=roles)
+        cell = Square(side_length=0.32, stroke_width=1, color=theme.VALUE, fill_opacity=0.3)
+        cells = VGroup(*(cell.copy() for _ in range(16)))
+        grid = VGroup(cells.arrange_in_grid(rows=4, cols=4, buff=0.0))
+        grid.add(label("S: d \u00d7 d", small=True).next_to(cells, RIGHT, buff=0.3))
+        norm = math(r"z_t = z_{t-1} + \phi(k_t)", size=48, colors={"k_t": theme.KEY})
+        VGroup(lin, state, grid, norm).arrange(DOWN, buff=0.45).move_to([COLUMN_X, -0.1, 0])
+        return lin, state, grid, norm
+
+    @staticmethod
+    def to_left_column(softmax: VGroup) -> list:
+        """The softmax picture moves into the left half: pictures shrink, text keeps its size."""
+        head, shapes, eq, note = softmax
+        x = -COLUMN_X
+        eq_target = eq.copy().scale(0.7).move_to([x, -1.0, 0])
+        return [
+            head.animate.move_to([x, 3.1, 0]),
+            shapes.animate.scale_to_fit_width(5.8).move_to([x, 1.3, 0]),
+            eq.animate.scale(0.7).move_to(eq_target),
+            note.animate.next_to(eq_target, DOWN, buff=0.35),
+        ]
+
+    def fold_into(self, cache: VGroup, target: Mobject) -> None:
+        """A copy of each cached key and value flies into the state grid in turn: the sum that folds."""
+        copies = [column.copy().set_z_index(3) for column in cache]
+        flights = [copy.animate.move_to(target).scale(0.3).set_opacity(0.0) for copy in copies]
+        seconds = min(2.0, max(1.0, self.seconds_until("normaliser") - 0.2))
+        self.play(LaggedStart(*flights, lag_ratio=0.25), run_time=seconds)
+        self.remove(*copies)
 
     def show_memory(self) -> None:
         """Raw cache bytes grow linearly with tokens; linear attention's states stay flat."""
@@ -192,13 +243,14 @@ class WhyRawCache(_Scene):
             shows=f"Raw-cache memory rises straight with tokens; {MODEL['n_layers']} layers, "
             f"{MODEL['n_kv_heads']} k v heads, head dimension {MODEL['head_dim']}.",
         ):
-            self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.8)
-            axes_time = min(max(self.seconds_until(f"{per_token} kibibytes") - 0.3, 1.0), 4.0)
-            self.play(
-                Create(frame[0]), FadeIn(frame[1:]), run_time=axes_time
-            )  # drawn while the model is named
-            self.until_said(f"{per_token} kibibytes")  # the rate is named as the line starts to climb
-            self.play(FadeIn(raw[1]), run_time=0.8)
+            product = per_token_product().move_to(raw[1], aligned_edge=LEFT)
+            axes_time = min(max(self.seconds_until("one sequence") - 0.6, 0.8), 3.0)
+            self.play(*(FadeOut(m) for m in self.mobjects), FadeIn(frame[1:]), run_time=0.6)  # a cross-fade
+            self.play(Create(frame[0]), run_time=axes_time)  # drawn while the model is named
+            self.until_said("one sequence")  # the bytes multiply out as their factors are named
+            self.play(Write(product), run_time=max(1.0, self.seconds_until(f"{per_token} kibibytes") - 0.2))
+            self.until_said(f"{per_token} kibibytes")  # the product becomes the line's rate as it climbs
+            self.play(ReplacementTransform(product, raw[1]), run_time=0.8)
             self.play(Create(raw[0]), run_time=max(2.0, self.speech_left() - 0.3), rate_func=linear)
         with self.beat(
             "memory-state",
@@ -244,8 +296,14 @@ class WhyRawCache(_Scene):
         ticks.add(size, title)
         # a framed, opaque card: the big chart's lines pass behind it, not through it
         shown = VGroup(axes, ticks)
-        card = Rectangle(width=shown.width + 0.3, height=shown.height + 0.3, stroke_color=theme.MUTED,
-                         stroke_width=2, fill_color=theme.BACKGROUND, fill_opacity=1.0).move_to(shown)
+        card = Rectangle(
+            width=shown.width + 0.3,
+            height=shown.height + 0.3,
+            stroke_color=theme.MUTED,
+            stroke_width=2,
+            fill_color=theme.BACKGROUND,
+            fill_opacity=1.0,
+        ).move_to(shown)
         lines = VGroup(
             curve(axes, tokens, raw, color=theme.KEY, width=4),
             curve(axes, tokens, np.full(tokens.shape, state), color=theme.VALUE, width=4),
@@ -284,3 +342,14 @@ class WhyRawCache(_Scene):
         model = label(shape, small=True, color=theme.MUTED)
         model.move_to([0, theme.SAFE_TOP - 0.2, 0])
         return VGroup(axes, titles, model), VGroup(raw_line, raw_tag), VGroup(sum_line, sum_tag)
+
+
+def per_token_product() -> MathTex:
+    """One token's raw cache multiplied out, its factors in the order of the model line above the plot.
+
+    layers x KV heads x head dim x (k and v) x bytes per fp16 number = KiB a token.
+    """
+    kib = kv_cache_bytes(**MODEL, seq_len=1) // 1024
+    factors = (MODEL["n_layers"], MODEL["n_kv_heads"], MODEL["head_dim"], 2)
+    tex = r" \times ".join(str(f) for f in factors) + rf" \times {FP16_BYTES}\,\text{{B}}"
+    return math(tex, rf"= {kib}\,\text{{KiB}}", color=theme.KEY)

@@ -211,8 +211,33 @@ def test_every_pair_of_roles_stays_apart(vision):
     assert not close, f"{vision}: roles closer than CIEDE2000 {MIN_DELTA_E}: {close}"
 
 
+HEAD_NEIGHBOURS = ("QUERY", "KEY", "VALUE", "WEIGHT", "WARNING")
+"""The roles on screen beside the heads' colours in the multi-head scene: its columns' headers, the weights
+inside each map, the values the heads' outputs are, the note on the measured model."""
+
+
+@pytest.mark.parametrize("head", range(len(theme.HEADS)))
+def test_each_head_colour_reads_as_text(head):
+    ratio = contrast(theme.HEADS[head], theme.BACKGROUND)
+    assert ratio >= TEXT_CONTRAST, f"head {head + 1} {theme.HEADS[head]}: {ratio:.2f}:1"
+
+
+@pytest.mark.parametrize("vision", VISIONS)
+def test_the_heads_stay_apart_from_each_other_and_from_the_roles_beside_them(vision):
+    heads = {f"H{k + 1}": colour for k, colour in enumerate(theme.HEADS)}
+    pairs = [(a, b, heads[a], heads[b]) for a, b in itertools.combinations(heads, 2)]
+    pairs += [(h, role, heads[h], getattr(theme, role)) for h in heads for role in HEAD_NEIGHBOURS]
+    close = {
+        f"{a}/{b}": round(d, 1)
+        for a, b, x, y in pairs
+        if (d := ciede2000(seen(x, vision), seen(y, vision))) < MIN_DELTA_E
+    }
+    assert not close, f"{vision}: closer than CIEDE2000 {MIN_DELTA_E}: {close}"
+
+
 def test_the_role_colours_are_distinct_hex():
     colours = [getattr(theme, name).upper() for name in ("BACKGROUND", *TEXT_COLOURS)]
+    colours += [colour.upper() for colour in theme.HEADS]
     assert len(set(colours)) == len(colours)
 
 

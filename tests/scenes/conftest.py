@@ -19,6 +19,7 @@ from lecture.clips import LECTURE, Clip
 from scenes import load_scene
 from scenes.onscreen import uncovered
 from tests.scenes.frame_audit import FrameCheck, fresh_drawing, visible_difference
+from tests.scenes.roles import role_problems
 from tests.scenes.sweep_readings import sweep_reading
 
 REFERENCE_DIR = Path(__file__).parent / "reference"
@@ -112,6 +113,7 @@ class SceneRun:
         run, steps, due = self, [0], [0.0]
         self.problems: list[str] = []
         self.size_problems: list[str] = []
+        self.role_problems: list[str] = []
         self.checks: list[FrameCheck] = []
         self.readings: list[Any] = []
         sampler = SAMPLERS.get(clip.scene)
@@ -136,6 +138,7 @@ class SceneRun:
                 steps[0] += 1
                 run.problems.extend(layout_problems(self, f"{clip.scene} play #{steps[0]}"))
                 run.size_problems.extend(size_problems(self, f"{clip.scene} play #{steps[0]}"))
+                run.role_problems.extend(role_problems(self, f"{clip.scene} play #{steps[0]}"))
 
         Checked.__name__ = clip.scene
         config = {"disable_caching": True, "quality": "low_quality", "media_dir": str(media_dir)}

@@ -42,6 +42,34 @@ def test_text_reads_at_embed_size(scene_run):
     assert problems == [], "\n".join(problems[:40])
 
 
+def test_every_role_symbol_is_drawn_in_its_role_colour(scene_run):
+    """Issue 29: q orange, k blue, v green, s blue, a and w yellow, wherever an equation writes them."""
+    problems = sorted(set(p.split(": ", 1)[1] for p in scene_run.role_problems))
+    assert problems == [], "\n".join(problems[:40])
+
+
+def test_role_check_catches_a_symbol_in_the_text_colour():
+    from manim import Scene
+
+    from drawing import theme
+    from drawing.widgets import math
+    from tests.scenes.roles import role_problems
+
+    scene = Scene()
+    scene.add(
+        math(r"w_i \propto K(q, x_i)"),  # both left white: two problems
+        math(r"k_{\mathrm{eff}} = e^{H}"),  # an effective count, not a key
+        math(r"\sqrt{d_k}\;\text{keys and queries}"),  # no symbol: a command, a subscript, words
+        math(r"\phi(q)^\top \phi(k_i)", colors={"q": theme.QUERY, "k_i": theme.KEY}),
+        math("q", color=theme.KEY),  # the query drawn as a key
+    )
+    problems = role_problems(scene, "synthetic")
+    assert len(problems) == 3, problems
+    assert sum("the weight in 'w_i" in p for p in problems) == 1
+    assert sum("the query in 'w_i" in p for p in problems) == 1
+    assert sum("the query in 'q'" in p for p in problems) == 1
+
+
 def test_size_check_catches_small_and_shrunk_text():
     from manim import Scene
 
