@@ -161,10 +161,10 @@ class WhyRawCache(_Scene):
             "its sum folds into a d by d state and a normaliser.",
             shows="It moves left; right: cached keys and values pour into one d by d grid.",
         ):
-            lin, state, grid, norm = self.linear_column()
+            head, lin, state, grid, norm = self.linear_column()
             divider = Line(2.7 * UP, 2.9 * DOWN, color=theme.MUTED, stroke_width=2)
             self.play(*self.to_left_column(softmax), Create(divider), run_time=0.8)
-            self.play(FadeIn(self.linear_head), run_time=0.4)  # once the left column has left its place
+            self.play(FadeIn(head), run_time=0.4)  # once the left column has left its place
             self.when_said("phi of q dot phi of k", Write(lin), run_time=1.2)
             self.until_said("folds")
             self.play(FadeIn(state), FadeIn(grid), FadeIn(norm), run_time=0.8)
@@ -192,11 +192,11 @@ class WhyRawCache(_Scene):
             VGroup(panel, cols).animate.scale(0.8).move_to(1.2 * UP),
             run_time=1.0,
         )
-        self.linear_head = label("linear attention", color=theme.MUTED).move_to([COLUMN_X, 3.1, 0])
         return VGroup(head, VGroup(panel, cols), eq, note), eq
 
-    def linear_column(self) -> tuple[Mobject, Mobject, VGroup, Mobject]:
-        """Section 4's split kernel, its state update, a d x d grid for the state, the normaliser's sum."""
+    def linear_column(self) -> tuple[Mobject, Mobject, Mobject, VGroup, Mobject]:
+        """The column's head, section 4's split kernel, its state update, a d x d grid, the normaliser."""
+        head = label("linear attention", color=theme.MUTED).move_to([COLUMN_X, 3.1, 0])
         lin = math(r"\phi(q)^\top \phi(k)", size=60, colors=QK)
         roles = {"k_t": theme.KEY, "v_t": theme.VALUE}
         state = math(r"S_t = S_{t-1} + \phi(k_t)\, v_t^\top", size=48, colors=roles)
@@ -206,7 +206,7 @@ class WhyRawCache(_Scene):
         grid.add(label("S: d \u00d7 d", small=True).next_to(cells, RIGHT, buff=0.3))
         norm = math(r"z_t = z_{t-1} + \phi(k_t)", size=48, colors={"k_t": theme.KEY})
         VGroup(lin, state, grid, norm).arrange(DOWN, buff=0.45).move_to([COLUMN_X, -0.1, 0])
-        return lin, state, grid, norm
+        return head, lin, state, grid, norm
 
     @staticmethod
     def to_left_column(softmax: VGroup) -> list:
@@ -349,7 +349,7 @@ def per_token_product() -> MathTex:
 
     layers x KV heads x head dim x (k and v) x bytes per fp16 number = KiB a token.
     """
-    kib = kv_cache_bytes(**MODEL, seq_len=1) // 1024
+    kib = kv_cache_bytes(**MODEL, seq_len=1, bytes_per_element=FP16_BYTES) // 1024  # one source for both
     factors = (MODEL["n_layers"], MODEL["n_kv_heads"], MODEL["head_dim"], 2)
     tex = r" \times ".join(str(f) for f in factors) + rf" \times {FP16_BYTES}\,\text{{B}}"
     return math(tex, rf"= {kib}\,\text{{KiB}}", color=theme.KEY)
