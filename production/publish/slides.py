@@ -14,9 +14,11 @@ and ``ManimConfig`` offers no seam for keys it no longer has.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from manim import Scene
+from manim import Scene, config
 
 import manim_patches
 from lecture.clips import LECTURE
@@ -31,7 +33,31 @@ def deck_class(scene: type[Scene]) -> type[Scene]:
     import manim_slides  # the optional dependency
 
     slide: Any = manim_slides.Slide  # type: ignore[attr-defined]
-    return type(f"{scene.__name__}Slides", (slide, scene), {"__module__": __name__})
+    deck: type[Scene] = type(f"{scene.__name__}Slides", (slide, scene), {"__module__": __name__})
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        with _all_partial_files_kept():
+            super(deck, self).__init__(*args, **kwargs)
+
+    deck.__init__ = __init__  # type: ignore[method-assign]
+    return deck
+
+
+@contextmanager
+def _all_partial_files_kept() -> Iterator[None]:
+    """Lift manim's partial-file limit while a deck is made, so every slide's files are there to join.
+
+    manim 0.22 reads ``max_files_cached`` (default 100) when a scene is made,
+    into its file writer's settings; manim-slides lifts the limit only in
+    ``render()``, too late: a scene of more than 100 animations lost its first
+    partial files before manim-slides joined them into slides.
+    """
+    kept = config.max_files_cached
+    config.max_files_cached = -1  # manim 0.22's "no limit"
+    try:
+        yield
+    finally:
+        config.max_files_cached = kept
 
 
 DECKS: dict[str, type[Scene]] = {}

@@ -15,6 +15,7 @@ from scipy.io import wavfile
 from narration import engines, voice
 from production.media.aac import encode_track, mux_track, video_seconds
 from production.media.audio import SAMPLE_RATE, lay_track, limit, measure, normalise, true_peak
+from production.media.meter import ebur128
 
 SR = SAMPLE_RATE
 ENGINE_NAMED = {"piper": engines.PIPER_ENGINE, "festival": engines.FESTIVAL_ENGINE}
@@ -37,41 +38,6 @@ def speech_like(seconds: float, seed: int = 0) -> np.ndarray:
     for at in rng.choice(t.size - 200, size=int(seconds), replace=False):
         x[at : at + 40] += 0.35 * rng.standard_normal(40) * np.hanning(40)
     return x
-
-
-def ebur128(samples: np.ndarray, sr: int) -> tuple[float, float]:
-    """Integrated loudness (LUFS) and true peak (dBTP) from ffmpeg's ebur128 filter, through PyAV."""
-    x = np.asarray(samples, dtype=np.float32)
-    x = x[:, None] if x.ndim == 1 else x
-    layout = "mono" if x.shape[1] == 1 else "stereo"
-    graph = av.filter.Graph()
-    source = graph.add_abuffer(sample_rate=sr, format="flt", layout=layout)
-    meter = graph.add("ebur128", "metadata=1:peak=true")
-    sink = graph.add("abuffersink")
-    source.link_to(meter)
-    meter.link_to(sink)
-    graph.configure()
-    last: dict[str, str] = {}
-
-    def drain() -> None:
-        nonlocal last
-        while True:
-            try:
-                metadata = dict(graph.pull().metadata)
-                last = metadata if "lavfi.r128.I" in metadata else last
-            except (av.BlockingIOError, av.EOFError):
-                return
-
-    for at in range(0, x.shape[0], 4800):
-        frame = av.AudioFrame.from_ndarray(
-            np.ascontiguousarray(x[at : at + 4800]).reshape(1, -1), format="flt", layout=layout
-        )
-        frame.sample_rate, frame.pts = sr, at
-        graph.push(frame)
-        drain()
-    graph.push(None)
-    drain()
-    return float(last["lavfi.r128.I"]), 20 * np.log10(float(last["lavfi.r128.true_peak"]))
 
 
 def write_wav(path: Path, sr: int, x: np.ndarray) -> Path:

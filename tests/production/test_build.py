@@ -324,8 +324,8 @@ def test_bad_lecture_file_gives_one_clear_line(tmp_path, toml, message):
 
 
 def test_clips_and_lecture_carry_a_normalised_aac_voice(build):
+    from production.media.meter import ebur128
     from production.media.soundtrack import decode_audio
-    from tests.production.test_audio import ebur128
 
     out = build["out"]
     manifest = json.loads((out / "manifest.json").read_text())

@@ -1,0 +1,63 @@
+"""Every clip's voice in the default lecture ships under -1 dBTP at -16 LUFS, at each quality offered.
+
+``make lecture`` (1080p60) once stopped after ten minutes of rendering on a voice that never
+mastered: 60 fps frame-rounds the beats, which makes a slightly different track from the 480p one,
+and that one landed on the edge of the limit. A clip's voice needs only its plan's beats, not its
+frames, so this plans the default lecture as the build does (kept under ``media/plans``, where a
+build finds them) and masters each clip's voice at the length the build gives it, measured with
+ffmpeg's meter. Beats are timed in frames, so a quality's tracks depend only on its frame rate:
+each frame rate among the README's qualities is planned once (l 15, m 30, h and k 60).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from lecture.clips import LECTURE
+from lecture.config import load_config
+from narration.beats import BeatsRecord
+from production.media.audio import MAX_TRUE_PEAK, SAMPLE_RATE, TARGET_LUFS, TOLERANCE_LU
+from production.media.meter import ebur128
+from production.media.soundtrack import decode_audio, master_voice
+from production.options import QUALITIES, REPO, RenderOptions
+from production.render.planning import plan, plan_key
+from production.render.timeline import Timeline
+
+pytestmark = [pytest.mark.render, pytest.mark.xdist_group("lecture-voices")]
+
+OFFERED = ("l", "m", "h", "k")
+"""The qualities the README offers."""
+BY_RATE = {QUALITIES[q].frame_rate: q for q in reversed(OFFERED)}
+"""One quality for each frame rate among them (the first named)."""
+
+
+@cache
+def planned(quality: str) -> dict[str, Timeline]:
+    """The default lecture planned at ``quality`` as ``make lecture`` plans it (kept plans read back)."""
+    config, media = load_config(None), REPO / "media"
+    options, settings = RenderOptions(quality), config.settings().replace(voice_cache=media / "voice")
+    keys = {c.scene: plan_key(c, options, config.fingerprint(c), settings) for c in config.clips}
+    return plan(config.clips, options, media, media / ".work" / "voice-test", settings, 1, keys)
+
+
+def test_the_offered_qualities_have_three_frame_rates():
+    assert sorted(BY_RATE) == [15, 30, 60] and QUALITIES["h"].frame_rate == QUALITIES["k"].frame_rate
+
+
+@pytest.mark.parametrize("quality", sorted(BY_RATE.values()))
+def test_every_clips_voice_ships_under_the_ceiling(quality: str, tmp_path: Path):
+    timelines, report = planned(quality), []
+    assert sorted(timelines) == sorted(c.scene for c in LECTURE)
+    for scene, timeline in timelines.items():
+        seconds = sum(frames for frames, _ in timeline.animations) / timeline.frame_rate  # as the build
+        out = tmp_path / f"{scene}.m4a"
+        rounds = master_voice(BeatsRecord(scene, timeline.duration, timeline.record), seconds, out)
+        assert rounds > 0, f"{scene}: silent at {quality}"
+        loudness, peak = ebur128(decode_audio(out), SAMPLE_RATE)
+        report.append(f"{scene} at {quality}: {rounds} encoding(s), {loudness:.2f} LUFS, {peak:.2f} dBTP")
+        assert peak <= MAX_TRUE_PEAK, report[-1]
+        assert abs(loudness - TARGET_LUFS) <= TOLERANCE_LU, report[-1]
+    print("\n".join(report))
