@@ -287,10 +287,12 @@ def normalise(
     x = x * _gain(target_lufs - loudness)
     envelope = _peak_envelope(x)
     ceiling = max_true_peak - SAFETY_DB
+    # Each round's signal is gained to the target from its own measured loudness, and loudness is
+    # proportional to gain (BS.1770: the gates are relative but for -70 LUFS), so it is not measured again.
+    loudness, peak = target_lufs, 20 * np.log10(max(float(envelope.max()), 1e-300))
     y, aim = x, None
     history: list[tuple[float, float]] = []  # (limiter ceiling, true peak after re-gain)
     for _ in range(MAX_ROUNDS):
-        loudness, peak = _loudness(y, sr), _peak_db(y)
         if abs(loudness - target_lufs) <= TOLERANCE_LU and peak <= ceiling:
             return y.astype(np.float32)
         if aim is not None:
@@ -301,6 +303,7 @@ def normalise(
         if not np.isfinite(left):  # limited to nothing
             break
         y = limited * _gain(target_lufs - left)
+        peak = _peak_db(y)
     raise ValueError(
         f"cannot reach {target_lufs} LUFS with true peaks under {max_true_peak} dBTP "
         f"(got {loudness:.1f} LUFS, {peak:.1f} dBTP)"
