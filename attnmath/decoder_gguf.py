@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from attnmath.decoder_weights import D_HEAD, F32, N_HEADS, N_KV_HEADS, N_LAYERS, DecoderError
+from attnmath.decoder_spec import D_HEAD, F32, N_HEADS, N_KV_HEADS, N_LAYERS, DecoderError
 
 __all__ = ["read_gguf"]
 

@@ -215,7 +215,7 @@ def _describer(args: argparse.Namespace, config: LectureConfig) -> Describer:
 
 def cmd_preview(args: argparse.Namespace, config: LectureConfig) -> None:
     """Render the chosen beats of one scene into media/preview/<Scene>/ and print their files."""
-    from production.publish.preview import (  # imports the render machinery: only when needed
+    from production.watch.preview import (  # imports the render machinery: only when needed
         preview_beats,
         watch,
     )

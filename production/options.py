@@ -14,6 +14,8 @@ from lecture.settings import SceneSettings
 
 __all__ = [
     "REPO",
+    "PACKAGES",
+    "WATCHED",
     "QUALITIES",
     "BuildRequest",
     "Quality",
@@ -28,6 +30,18 @@ __all__ = [
 ]
 
 REPO = Path(__file__).resolve().parents[1]
+
+PACKAGES = (
+    "atomic_files", "attnmath", "lecture", "drawing", "narration", "manim_patches", "scenes", "production"
+)
+"""The project's top-level packages, lowest layer first (pyproject.toml's import contract names the same).
+
+The one list: a clip's inputs hash follows its imports among them
+(:mod:`production.render.inputs`), the watch reloads them
+(:mod:`production.watch.warm`) and watches what pictures and sound come from (:data:`WATCHED`).
+"""
+WATCHED = (*(name for name in PACKAGES if name not in ("atomic_files", "production")), "manim.cfg")
+"""What a preview's pictures and sound come from, in the repository (with the lecture file and recordings)."""
 
 RENDER_COST = {"l": 0.25, "m": 0.5, "h": 1.4, "p": 2.5, "k": 5.0}
 """Render seconds per video second by quality letter (2-core machine, the README's bench; p, k estimated)."""

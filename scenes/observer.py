@@ -1,7 +1,7 @@
 """The seam a process watching a scene uses: told as each beat starts and ends, before its text is spoken.
 
 A plain render has no observer (:class:`BeatObserver` does nothing). The warm
-preview (:mod:`production.publish.warm`) sets one with :func:`observing` for the scene
+preview (:mod:`production.watch.warm`) sets one with :func:`observing` for the scene
 it keeps ready: it pauses a copy of the process at a watched beat's start, and
 a later copy may give the beat a new text (the lecturer's edit) before it is
 spoken. A context variable, not a class attribute: only scenes constructed in

@@ -36,6 +36,43 @@ def test_the_import_contracts_hold():
     assert "0 broken" in done.stdout
 
 
+def import_cycles(graph) -> list[tuple[str, ...]]:
+    """Each module pair that import each other, directly or through others: the chain back, one per pair."""
+    found: dict[frozenset[str], tuple[str, ...]] = {}
+    for importer in sorted(graph.modules):
+        for imported in sorted(graph.find_modules_directly_imported_by(importer)):
+            pair = frozenset((importer, imported))
+            if pair not in found and (back := graph.find_shortest_chain(imported, importer)):
+                found[pair] = (importer, *back)
+    return list(found.values())
+
+
+def test_no_module_imports_itself_through_others():
+    """No import cycle anywhere, lazy imports inside functions included (a layers contract cannot see one
+    inside a single room: ``publish.preview`` and ``publish.warm`` imported each other)."""
+    import grimp
+
+    cycles = import_cycles(grimp.build_graph(*PACKAGES, exclude_type_checking_imports=True))
+    assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_cycle_check_finds_a_cycle(tmp_path, monkeypatch):
+    for name, body in {"a": "import cyc.b\n", "b": "def f():\n    import cyc.a\n"}.items():
+        (tmp_path / "cyc").mkdir(exist_ok=True)
+        (tmp_path / "cyc" / f"{name}.py").write_text(body)
+    (tmp_path / "cyc" / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import grimp
+
+    assert import_cycles(grimp.build_graph("cyc", cache_dir=None)) == [("cyc.a", "cyc.b", "cyc.a")]
+
+
+def test_the_project_packages_are_named_once():
+    from production.options import PACKAGES as NAMED
+
+    assert NAMED == PACKAGES
+
+
 def test_readme_scene_table_shows_every_clip_with_its_poster():
     from lecture.clips import LECTURE
 

@@ -4,8 +4,6 @@
 captions, chapters, notes and page (:mod:`~production.publish.page`);
 :mod:`~production.publish.described` makes the audio-described version;
 :mod:`~production.publish.deck` and :mod:`~production.publish.slides` the
-step-through decks; :mod:`~production.publish.script` the narration script;
-:mod:`~production.publish.preview` one clip or beat at a time, and
-:mod:`~production.publish.warm` (with its child,
-:mod:`~production.publish.warm_child`) the warm watch loop.
+step-through decks; :mod:`~production.publish.script` the narration script. One beat at a
+time, and the watch loop, are the watch room's (:mod:`production.watch`).
 """

@@ -17,11 +17,11 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from lecture.clips import Clip
-from production.options import REPO, RenderError, RenderOptions, published_paths
+from production.options import PACKAGES, REPO, RenderError, RenderOptions, published_paths
 
 __all__ = ["clip_inputs_hash", "is_up_to_date", "scene_dependencies", "RECIPE"]
 
-PROJECT = ("scenes", "drawing", "narration", "manim_patches", "lecture", "production")
+PROJECT = tuple(name for name in PACKAGES if name not in ("attnmath", "atomic_files"))
 """Top-level packages whose modules a clip's hash follows (``attnmath`` is hashed whole)."""
 
 SHARED_MODULES = (

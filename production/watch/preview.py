@@ -5,10 +5,10 @@ A beat is a range of the scene's animations (the plan numbers them as
 to the beat with its animations skipped but its clock and state kept
 (:class:`manim_patches.ExactRenderer`), then draws the beat's frames,
 the same frames the whole clip has there. The stale beats render from one such
-run, in this process, each from a copy kept at its start (:mod:`production.publish.warm`).
+run, in this process, each from a copy kept at its start (:mod:`production.watch.warm`).
 Each beat is published under ``media/preview/<Scene>/`` as ``<beat id>.mp4`` (its voice laid on),
 ``<beat id>.srt`` and ``<beat id>.png`` (its last frame), with a stamp of its
-inputs in two lines. The first is the whole scene's inputs hash: when it is
+inputs in two lines (:mod:`production.watch.beats`). The first is the whole scene's inputs hash: when it is
 unchanged, the beat is up to date without a plan, so a second run returns at
 once. The second is the beat's own key: the scene's code with the beats' spoken
 texts left out, the lecture file, and the beat itself as the plan times it (its
@@ -18,93 +18,29 @@ edit to one beat's narration or recording, that beat, and later beats only when
 the edit moved them in time; after an edit to the scene's other code, the kit
 or the lecture file's data, every beat.
 :func:`watch` keeps those copies between saves, so a narration edit renders its
-beat without running the scene again (:mod:`production.publish.warm`). Planning and rendering hold the media
+beat without running the scene again (:mod:`production.watch.warm`). Planning and rendering hold the media
 folder's lock (:mod:`production.render.lock`), so a preview beside a build waits for
 it; a preview that is up to date, and a watch waiting for a save, hold nothing.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from atomic_files import copy_file, write_text
 from lecture.clips import Clip
 from lecture.config import LectureConfig
-from narration.beats import Beat, BeatsRecord
-from production.media.captions import to_srt
-from production.media.soundtrack import add_voice
-from production.media.video import probe, save_last_frame
-from production.options import REPO, RenderError, RenderOptions, UsageError
+from production.options import REPO, WATCHED, RenderOptions, UsageError
 from production.render import manim_run
-from production.render.inputs import clip_inputs_hash
 from production.render.lock import media_lock
 from production.render.planning import plan, plan_key
+from production.watch.beats import BeatPreview, beat_key, published, scene_hash, stamps, write_stamp
 
-__all__ = [
-    "BeatPreview",
-    "preview_beats",
-    "beat_key",
-    "watch",
-    "WATCHED",
-    "publish_beat",
-    "write_stamp",
-    "stamps",
-]
-
-WATCHED = ("scenes", "drawing", "narration", "lecture", "attnmath", "manim_patches", "manim.cfg")
-"""What a preview's pictures and sound come from, in the repository (with the lecture file and recordings)."""
-
-
-@dataclass(frozen=True)
-class BeatPreview:
-    """A previewed beat: its clip, last frame and captions, and whether it was rendered now."""
-
-    beat: str
-    video: Path
-    still: Path
-    captions: Path
-    rendered: bool
-    seconds: float
-
-
-def _paths(folder: Path, beat: str) -> tuple[Path, Path, Path, Path]:
-    return (folder / f"{beat}.mp4", folder / f"{beat}.png", folder / f"{beat}.srt", folder / f"{beat}.inputs")
-
-
-def scene_hash(clip: Clip, options: RenderOptions, config: LectureConfig) -> str:
-    return clip_inputs_hash(clip, options, config.fingerprint(clip))
-
-
-def beat_key(
-    clip: Clip, options: RenderOptions, config: LectureConfig, beat: Beat, span: tuple[int, int]
-) -> str:
-    """What decides one beat's preview: the scene's code and data but not its narration, and the beat."""
-    code = clip_inputs_hash(clip, options, config.fingerprint(clip, recordings=False), narration=False)
-    digest = hashlib.sha256(f"{code}|{span}|{beat.id}|{beat.text}|{beat.start}|{beat.end}".encode())
-    digest.update(f"{beat.voice}|{beat.engine}".encode())
-    for path, at in beat.audio:
-        digest.update(f"|{at - beat.start:.6f}|".encode() + hashlib.sha256(Path(path).read_bytes()).digest())
-    return digest.hexdigest()
-
-
-def write_stamp(folder: Path, beat: str, scene: str, key: str) -> None:
-    """Stamp ``beat``'s preview with the scene's inputs hash and the beat's own key (renamed into place)."""
-    write_text(_paths(folder, beat)[3], f"{scene}\n{key}\n")
-
-
-def stamps(folder: Path, beat: str) -> list[str]:
-    """The beat's stamp lines (scene hash, beat key), if it has been previewed and all its files are there."""
-    video, still, captions, inputs = _paths(folder, beat)
-    if not all(p.exists() for p in (video, still, captions, inputs)):
-        return []
-    return inputs.read_text().split()
+__all__ = ["preview_beats", "watch"]
 
 
 def preview_beats(
@@ -163,12 +99,12 @@ def _render_beats(
 ) -> list[BeatPreview]:
     """Render ``beats`` from one replay of the scene (under the media folder's lock).
 
-    Each renders from a process kept at its start (:mod:`production.publish.warm`), as
+    Each renders from a process kept at its start (:mod:`production.watch.warm`), as
     manim renders a shard of it, so its frames are the whole clip's there.
     """
     if not beats:
         return []
-    from production.publish.warm import WarmScene, warm_up
+    from production.watch.warm import WarmScene, warm_up
 
     warm_up(clip)
     warm = WarmScene(clip, beats, options, media_dir)
@@ -192,33 +128,6 @@ def _resolve(clip: Clip, name: str, beats: Iterable[str]) -> str:
     return found
 
 
-def published(folder: Path, beat: str, *, rendered: bool, seconds: float) -> BeatPreview:
-    video, still, captions, _ = _paths(folder, beat)
-    return BeatPreview(beat, video, still, captions, rendered, seconds)
-
-
-def publish_beat(
-    clip: Clip, beat_id: str, silent: Path, record: BeatsRecord | None, folder: Path, beat_work: Path
-) -> Beat:
-    """Publish a rendered beat in ``folder``; returns its record.
-
-    Its ``silent`` video with its voice laid on from its start, its captions
-    and its last frame, each renamed into place; ``beat_work`` is removed after.
-    """
-    beat = next((b for b in (record.beats if record else ()) if b.id == beat_id), None)
-    if beat is None:
-        raise RenderError(f"{clip.scene}: the render of beat {beat_id} did not record it")
-    video, still, captions, _ = _paths(folder, beat_id)
-    shifted = beat.from_its_start()
-    voiced = beat_work / "voiced.mp4"
-    record = BeatsRecord(clip.scene, beat.end - beat.start, (shifted,))
-    copy_file(voiced if add_voice(silent, record, voiced, probe(silent).duration) else silent, video)
-    write_text(captions, to_srt(list(shifted.cues)))
-    save_last_frame(video, still)
-    shutil.rmtree(beat_work, ignore_errors=True)
-    return beat
-
-
 def watch(
     clip: Clip,
     beats: Sequence[str],
@@ -235,7 +144,7 @@ def watch(
     """
     from watchfiles import watch as changes
 
-    from production.publish.warm import WarmScene, warm_up
+    from production.watch.warm import WarmScene, warm_up
 
     try:
         warm_up(clip)  # manim and the scene's libraries, imported once for every render that follows

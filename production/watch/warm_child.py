@@ -1,6 +1,6 @@
 """The warm preview's scene side: one replay of a scene leaves a process paused at each watched beat.
 
-Runs in a fork of the watching process (:mod:`production.publish.warm`), with the
+Runs in a fork of the watching process (:mod:`production.watch.warm`), with the
 project's modules imported afresh, so it always sees the code as saved. The
 replay is manim's own render of the scene (the build's shard command, in
 process) with every animation skipped but its clock and state kept

@@ -3,7 +3,7 @@
 ``preview --watch`` keeps this process warm: manim, numpy, scipy and the
 scene's other libraries are imported once, and the TeX, text and voice caches
 are on disk. Each replay is a fork of it that imports the project's own code
-afresh, so it runs the code as saved (:mod:`production.publish.warm_child`): it plays
+afresh, so it runs the code as saved (:mod:`production.watch.warm_child`): it plays
 the scene with every animation skipped, its clock and state kept, and leaves a
 **keeper** paused at each watched beat's start. No later render replays the
 scene from its start while the keepers hold:
@@ -20,7 +20,7 @@ scene from its start while the keepers hold:
 A render draws the same frames as a shard of the whole clip (manim's own
 ``-n`` skipping, with the same command line and exact skipping), so its frames
 equal the whole clip's at that beat (a test compares them). Each rendered beat
-is published as :func:`production.publish.preview.publish_beat` publishes a preview:
+is published as :func:`production.watch.beats.publish_beat` publishes a preview:
 voice, captions, last frame, stamp. Rendering holds the media folder's lock
 (:mod:`production.render.lock`); the keepers wait holding nothing. Keepers end when
 the watch ends, even when it is killed: each waits on a pipe whose writer is the
@@ -46,8 +46,11 @@ from atomic_files import copy_file
 from lecture.clips import Clip
 from lecture.config import LectureConfig
 from narration.beats import BeatsRecord
-from production.options import RenderError, RenderOptions
-from production.publish.preview import (
+from production.options import PACKAGES, RenderError, RenderOptions
+from production.render import manim_run
+from production.render.inputs import clip_inputs_hash
+from production.render.lock import media_lock
+from production.watch.beats import (
     BeatPreview,
     beat_key,
     publish_beat,
@@ -56,14 +59,11 @@ from production.publish.preview import (
     stamps,
     write_stamp,
 )
-from production.publish.warm_child import SKIP_ALL, Answer, Replayed, Request
-from production.render import manim_run
-from production.render.inputs import clip_inputs_hash
-from production.render.lock import media_lock
+from production.watch.warm_child import SKIP_ALL, Answer, Replayed, Request
 
 __all__ = ["WarmScene", "FRESH", "warm_up"]
 
-FRESH = ("scenes", "drawing", "narration", "lecture", "attnmath", "production", "atomic_files")
+FRESH = tuple(name for name in PACKAGES if name != "manim_patches")
 """The project's packages, imported afresh by each replay (manim_patches stays: its patches are installed)."""
 
 
@@ -219,7 +219,7 @@ def _replay_child(
         os.dup2(log, 1)
         os.dup2(log, 2)
         _fresh_modules()
-        child = importlib.import_module("production.publish.warm_child")
+        child = importlib.import_module("production.watch.warm_child")
         code = child.replay(args, settings, wanted, sockets, watched)
     finally:
         sys.stdout.flush()
