@@ -355,7 +355,7 @@ def real_heads(sentence: Sentence = DEFAULT_SENTENCE) -> RealHeads:
     Parameters
     ----------
     sentence : Sentence
-        Annotated words, e.g. HeadRouting's sentence.
+        Annotated words, e.g. section 5's sentence.
 
     Returns
     -------

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from attnmath.encoder import encode_words, load_encoder  # noqa: E402
 from attnmath.head_patterns import real_heads  # noqa: E402
-from lecture.parameters import HeadRoutingParameters  # noqa: E402
+from lecture.sections.s5_multihead import HeadRoutingParameters  # noqa: E402
 
 LOAD_GOAL_S, FORWARD_GOAL_MS = 1.0, 50.0
 

@@ -1,75 +1,39 @@
-"""The lecture's scenes in order: adding a scene to the lecture is one entry here."""
+"""The lecture's sections in order: a new section is one module in ``lecture/sections`` and one line here.
+
+Each entry is a :class:`lecture.section.Section`, declared in its own module;
+a clip is the video a section's scene renders, so the build speaks of clips
+where this module speaks of sections.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
+from typing import Any
 
-__all__ = ["Clip", "LECTURE", "find_clip", "section_heading", "UnknownScene", "SCENES_DIR"]
-
-SCENES_DIR = Path(__file__).resolve().parents[1] / "scenes"
-
-
-@dataclass(frozen=True)
-class Clip:
-    """One scene of the lecture.
-
-    Attributes
-    ----------
-    scene : str
-        Scene class name (what ``manim`` is told to render).
-    module : str
-        Module file stem under ``scenes/``.
-    section : str
-        Section number in the lecture text ("0" for the title).
-    title : str
-        Human title, shown in listings and the manifest.
-    seconds : float
-        Length of the narrated clip with the draft voice (for listings and planning).
-    reads : tuple of str
-        Other scenes whose lecturer data this clip shows too (the recap shows section 3's scores), so
-        that an override of theirs makes this clip out of date as well.
-    """
-
-    scene: str
-    module: str
-    section: str
-    title: str
-    seconds: float = 45.0
-    reads: tuple[str, ...] = ()
-
-    @property
-    def path(self) -> Path:
-        """The scene's source file."""
-        return SCENES_DIR / f"{self.module}.py"
-
-
-LECTURE: tuple[Clip, ...] = (
-    Clip("LectureTitle", "s0_title", "0", "Attention: title and outline", 59.0),
-    Clip("FixedVsQueryWeights", "s1_fixed_vs_query", "1", "Fixed and query-dependent weights", 86.0),
-    Clip("KernelRegressionCollapse", "s2_kernel_regression", "2", "Attention as kernel regression", 101.0),
-    Clip("TemperatureSweep", "s3_softmax_temperature", "3", "Softmax is the entropy-regularised rule", 168.0),
-    Clip("KernelVariants", "s4_kernel_variants", "4", "Kernel variants", 118.0),
-    Clip("HeadRouting", "s5_multihead", "5", "Multi-head: many statistics at once", 99.0),
-    Clip("KVCacheGrowth", "s6_kv_cache", "6", "Causal masking and the KV cache", 108.0),
-    Clip(
-        "AdaptiveSufficiency",
-        "s7_adaptive_sufficiency",
-        "7",
-        "Adaptive sufficiency",
-        45.0,
-        ("TemperatureSweep",),
-    ),
+from lecture.parameters import Parameters
+from lecture.section import Section
+from lecture.sections import (
+    s0_title,
+    s1_fixed_vs_query,
+    s2_kernel_regression,
+    s3_softmax_temperature,
+    s4_kernel_variants,
+    s5_multihead,
+    s6_kv_cache,
+    s7_adaptive_sufficiency,
 )
 
+__all__ = ["LECTURE", "find_clip", "UnknownScene", "models"]
 
-def section_heading(section: str, title: str) -> str:
-    """A section's heading in chapters, pages and transcripts: its number and title (title section: title).
-
-    >>> section_heading("3", "Softmax"), section_heading("0", "Attention")
-    ('3. Softmax', 'Attention')
-    """
-    return title if section == "0" else f"{section}. {title}"
+LECTURE: tuple[Section[Any], ...] = (
+    s0_title.SECTION,
+    s1_fixed_vs_query.SECTION,
+    s2_kernel_regression.SECTION,
+    s3_softmax_temperature.SECTION,
+    s4_kernel_variants.SECTION,
+    s5_multihead.SECTION,
+    s6_kv_cache.SECTION,
+    s7_adaptive_sufficiency.SECTION,
+)
 
 
 class UnknownScene(KeyError):
@@ -79,10 +43,18 @@ class UnknownScene(KeyError):
         return str(self.args[0])
 
 
-def find_clip(name: str) -> Clip:
-    """The clip whose scene is called ``name``; a clear error listing the names otherwise."""
-    for clip in LECTURE:
-        if clip.scene == name:
-            return clip
-    names = ", ".join(c.scene for c in LECTURE)
+def find_clip(name: str) -> Section[Any]:
+    """The section whose scene is called ``name``; a clear error listing the names otherwise."""
+    for section in LECTURE:
+        if section.scene == name:
+            return section
+    names = ", ".join(s.scene for s in LECTURE)
     raise UnknownScene(f"unknown scene {name!r}; the lecture has: {names}")
+
+
+def models() -> dict[str, type[Parameters]]:
+    """Scene name -> its parameters' model, for the sections whose data the lecturer may set or read.
+
+    These are the tables a ``lecture.toml`` may have (a section without data has the empty base model).
+    """
+    return {s.scene: s.parameters for s in LECTURE if s.parameters is not Parameters}

@@ -3,18 +3,12 @@
 Example ``lecture.toml``::
 
     title = "Attention, week 5"
-    scenes = ["LectureTitle", "TemperatureSweep", "HeadRouting"]
+    scenes = ["<Scene>", "<Scene>", ...]    # the section's scenes, in order (python -m scenes list)
     voice = "draft"              # the neural draft voice (piper); "festival"; or "none": silent, same timing
     narration = "my-recordings"  # <folder>/<Scene>/<beat id>.wav replace the draft voice (else recordings/)
 
-    [TemperatureSweep]
+    [<Scene>]                    # a scene's data: the README's table lists each scene's keys
     scores = [0.5, 2.0, 1.0, 3.0, 0.2]
-
-    [HeadRouting]
-    sentence = { tokens = [
-        { text = "Dogs", pos = "NOUN", phrase = 0 },
-        { text = "bark", pos = "VERB", subject = 0 },
-    ] }
 
 Every key is checked: an unknown key or a value of the wrong type stops the
 build with one line naming the key and what was expected. A scene's manim
@@ -32,8 +26,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from lecture.clips import LECTURE, Clip, find_clip
-from lecture.parameters import PARAMETERS, ConfigError, Parameters, Text
+from lecture.clips import LECTURE, find_clip, models
+from lecture.parameters import ConfigError, Parameters, Text
+from lecture.section import Section
 from lecture.settings import SceneSettings, Voice
 
 __all__ = ["ConfigError", "LectureConfig", "load_config", "VOICES", "lecture_for", "canonical_voice"]
@@ -71,7 +66,7 @@ class LectureConfig:
 
     path: Path | None = None
     title: str = "Attention"
-    clips: tuple[Clip, ...] = LECTURE
+    clips: tuple[Section, ...] = LECTURE
     parameters: dict[str, Parameters] = field(default_factory=dict)  # scenes whose table the file has
     raw: dict[str, Any] = field(default_factory=dict)
     voice: Voice = Voice.DRAFT
@@ -82,17 +77,24 @@ class LectureConfig:
         return SceneSettings(config=self.path, voice=self.voice, narration=self.narration)
 
     def parameters_for(self, scene: str) -> Parameters | None:
-        """``scene``'s parameters: the lecturer's table where the file has one, else the defaults."""
+        """``scene``'s parameters: the lecturer's table where the file has one, else the defaults.
+
+        None for a scene whose section has no data.
+        """
         if scene in self.parameters:
             return self.parameters[scene]
-        model = PARAMETERS.get(scene)
+        model = models().get(scene)
         return model() if model is not None else None
 
-    def recordings(self, clip: Clip) -> list[Path]:
+    def parameters_of(self, section: Section) -> Parameters:
+        """``section``'s parameters: the lecturer's table where the file has one, else its defaults."""
+        return self.parameters.get(section.scene) or section.parameters()
+
+    def recordings(self, clip: Section) -> list[Path]:
         """The lecturer's recordings for ``clip``'s beats (``<narration>/<Scene>/*.wav``)."""
         return sorted((self.narration / clip.scene).glob("*.wav"))
 
-    def fingerprint(self, clip: Clip, recordings: bool = True) -> str:
+    def fingerprint(self, clip: Section, recordings: bool = True) -> str:
         """What of the file, the voice and the recordings affects ``clip`` (part of its up-to-date hash).
 
         Without ``recordings``, the recordings are left out (a beat's key names its own sound).
@@ -102,11 +104,11 @@ class LectureConfig:
             "voice": str(self.voice),  # the engines' settings are in narration/engines.py, hashed as code
         }
         if clip.reads:
-            part["reads"] = {scene: self.raw.get(scene, {}) for scene in clip.reads}
+            part["reads"] = {read.scene: self.raw.get(read.scene, {}) for read in clip.reads}
         if recordings:
             found = self.recordings(clip)
             part["recordings"] = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in found}
-        if clip.scene == "LectureTitle":
+        if clip.reads_outline:
             part |= {"title": self.title, "outline": [c.scene for c in self.clips]}
         return json.dumps(part, sort_keys=True)
 
@@ -129,14 +131,15 @@ def load_config(path: Path | None) -> LectureConfig:
         raise ConfigError(f"{path}: no such file") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-    allowed = {"title", "scenes", "voice", "narration", *PARAMETERS}
+    tables = models()
+    allowed = {"title", "scenes", "voice", "narration", *tables}
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise ConfigError(f"{path}: unknown key(s) {unknown}; allowed: {sorted(allowed)}")
     title = Text()(f"{path}: title", data["title"]) if "title" in data else "Attention"
     clips = _clips(path, data.get("scenes"))
-    parameters = {s: model.from_table(str(path), data[s]) for s, model in PARAMETERS.items() if s in data}
-    raw = {k: v for k, v in data.items() if k in PARAMETERS}
+    parameters = {s: model.from_table(str(path), data[s]) for s, model in tables.items() if s in data}
+    raw = {k: v for k, v in data.items() if k in tables}
     voice = _voice(path, data.get("voice", "draft"))
     narration = _narration(path, data["narration"]) if "narration" in data else default_recordings()
     return LectureConfig(Path(path), title, clips, parameters, raw, voice, narration)
@@ -166,7 +169,7 @@ def _narration(path: Path, value: Any) -> Path:
     return folder
 
 
-def _clips(path: Path, names: Any) -> tuple[Clip, ...]:
+def _clips(path: Path, names: Any) -> tuple[Section, ...]:
     if names is None:
         return LECTURE
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):

@@ -1,28 +1,28 @@
-"""Every scene's data parameters, in one model per scene: defaults, the lecturer's keys and their checks.
+"""The scenes' data parameters: the base model, the lecturer's keys and their checks.
 
-A field whose metadata has a ``check`` is a key the lecturer may set in the
+Each section declares its model (a frozen dataclass deriving from
+:class:`Parameters`) in its module under :mod:`lecture.sections`. A field made
+with :func:`lecturer` has a ``check`` and is a key the lecturer may set in the
 scene's ``lecture.toml`` table; the others are fixed example data that the
 scene and the page's Explore figure both read. From these models come the
 lecture file's validation and its one-line errors (:meth:`Parameters.from_table`),
 the values a scene renders with (``LectureScene.setup``), the page figures'
-data (:mod:`production.publish.page.figures`), and the README's table of keys
+data (:attr:`lecture.section.Section.figure`), and the README's table of keys
 (:func:`keys_table`, which a test compares with the README).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar, Self
 
-from attnmath import DEFAULT_SENTENCE, Sentence
-from attnmath.datasets import RETRIEVAL_SCORES
+from attnmath import Sentence
 
 __all__ = [
     "ConfigError",
     "Parameters",
-    "PARAMETERS",
-    "parameters_of",
+    "lecturer",
     "keys_table",
     "Integer",
     "Number",
@@ -219,100 +219,10 @@ class Parameters:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-@dataclass(frozen=True)
-class TitleParameters(Parameters):
-    scene: ClassVar[str] = "LectureTitle"
-    subtitle: str = lecturer("weights that depend on the query", Text())
-
-
-@dataclass(frozen=True)
-class FixedVsQueryParameters(Parameters):
-    scene: ClassVar[str] = "FixedVsQueryWeights"
-    n_points: int = lecturer(10, Integer(4, 30))
-    seed: int = lecturer(2, Integer(0, 2**31, shown=False))
-    noise: float = 0.25
-
-
-@dataclass(frozen=True)
-class KernelRegressionParameters(Parameters):
-    scene: ClassVar[str] = "KernelRegressionCollapse"
-    n_points: int = lecturer(20, Integer(4, 60))
-    seed: int = lecturer(0, Integer(0, 2**31, shown=False))
-    query: float = lecturer(0.37, Number(0.0, 1.0))
-    noise: float = 0.25
-    sigma_range: tuple[float, float] = (0.002, 5.0)
-    grid_size: int = 300
-
-
-@dataclass(frozen=True)
-class TemperatureParameters(Parameters):
-    scene: ClassVar[str] = "TemperatureSweep"
-    scores: tuple[float, ...] = lecturer(RETRIEVAL_SCORES, Numbers(2, 16))
-    tau_range: tuple[float, float] = (0.01, 100.0)
-
-
-@dataclass(frozen=True)
-class KernelVariantsParameters(Parameters):
-    scene: ClassVar[str] = "KernelVariants"
-    tau_range: tuple[float, float] = (0.05, 5.0)
-    tau_path: tuple[float, ...] = (1.0, 0.05, 0.5)
-    seed: int = 4
-
-
-@dataclass(frozen=True)
-class HeadRoutingParameters(Parameters):
-    scene: ClassVar[str] = "HeadRouting"
-    sentence: Sentence = lecturer(DEFAULT_SENTENCE, SentenceCheck())
-
-
-@dataclass(frozen=True)
-class KVCacheParameters(Parameters):
-    scene: ClassVar[str] = "KVCacheGrowth"
-    words: tuple[str, ...] = lecturer(
-        ("The", "cat", "sat", "on", "the", "mat", "and", "then", "slept", "."), Words()
-    )
-    n_prompt: int = lecturer(4, Integer(1, 11), "fewer than the words")
-    strength: float = 6.0
-    seed: int = 6
-
-    def check(self, where: str) -> None:
-        """The prompt leaves at least one word to decode."""
-        if self.n_prompt >= len(self.words):
-            raise ConfigError(
-                f"{where}: [KVCacheGrowth] n_prompt must be smaller than the number of words "
-                f"({len(self.words)})"
-            )
-
-
-PARAMETERS: dict[str, type[Parameters]] = {
-    model.scene: model
-    for model in (
-        TitleParameters,
-        FixedVsQueryParameters,
-        KernelRegressionParameters,
-        TemperatureParameters,
-        KernelVariantsParameters,
-        HeadRoutingParameters,
-        KVCacheParameters,
-    )
-}
-"""Scene name -> its parameters' model (a scene without data parameters has none)."""
-
-
-def parameters_of(scene: str) -> Parameters | None:
-    """The default parameters of ``scene`` (None when it has none).
-
-    >>> parameters_of("TemperatureSweep").tau_range
-    (0.01, 100.0)
-    """
-    model = PARAMETERS.get(scene)
-    return model() if model is not None else None
-
-
-def keys_table() -> list[str]:
-    """The README's rows for the scenes' tables: ``| `[Scene]` | keys |``, one per scene with keys."""
+def keys_table(models: Iterable[type[Parameters]]) -> list[str]:
+    """The README's rows for the scenes' tables: ``| `[Scene]` | keys |``, one per model with keys."""
     rows = []
-    for scene, model in PARAMETERS.items():
+    for model in models:
         shown = []
         for f in fields(model):
             if "check" not in f.metadata:
@@ -323,5 +233,5 @@ def keys_table() -> list[str]:
             else:  # a description with its own parentheses follows a colon
                 shown.append(f"`{f.name}`: {doc}" if "(" in doc else f"`{f.name}` ({doc})")
         if shown:
-            rows.append(f"| `[{scene}]` | {', '.join(shown)} |")
+            rows.append(f"| `[{model.scene}]` | {', '.join(shown)} |")
     return rows

@@ -11,7 +11,7 @@ output unchanged (``tests/manim_patches/``).
   repeat, and x264 ran at ``medium``. Gain: about 40% of a held frame's encode;
   with ``superfast``, a third less CPU for a 1080p60 render at equal or better PSNR.
 - SVG disk cache (:func:`install`): every render process parsed every Text and
-  TeX again. Gain: about a fifth of a 480p15 render of TemperatureSweep.
+  TeX again. Gain: about a fifth of a 480p15 render of section 3's scene.
 - cairo path cache (:class:`PathCachedCamera`): unchanged shapes rebuilt their
   path every frame. Gain: about a quarter of a 1080p60 render's drawing time.
 - exact skipping (:class:`ExactRenderer`): a skipped animation moved the clock

@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from atomic_files import write_text
-from lecture.clips import Clip, UnknownScene, find_clip
+from lecture.clips import UnknownScene, find_clip
 from lecture.config import ConfigError, LectureConfig, load_config
+from lecture.section import Section
 from narration.beats import Beat, Description
 from production.options import (
     FORMATS,
@@ -133,7 +134,7 @@ def config_path(args: argparse.Namespace) -> Path | None:
 def cmd_list(config: LectureConfig) -> None:
     """Print the scenes in lecture order with an estimate of their length."""
     for i, clip in enumerate(config.clips):
-        print(f"{i:02d}  section {clip.section:>2}  {clip.scene:<26} ~{clip.seconds:3.0f} s  {clip.title}")
+        print(f"{i:02d}  section {clip.number:>2}  {clip.scene:<26} ~{clip.seconds:3.0f} s  {clip.title}")
     print(f"total ~{sum(c.seconds for c in config.clips) / 60:.1f} min")
 
 
@@ -167,7 +168,7 @@ def cmd_render(args: argparse.Namespace, config: LectureConfig, *, build: bool) 
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be >= 1, got {args.jobs}")
     check_shards_option(args.shards, options)
-    clips: list[Clip] = (
+    clips: list[Section] = (
         list(config.clips) if build or not args.scenes else [find_clip(n) for n in args.scenes]
     )
     sub = Path("lecture") / options.resolution if build else Path("clips") / options.variant

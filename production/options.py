@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from lecture.clips import Clip
 from lecture.config import LectureConfig
+from lecture.section import Section
 from lecture.settings import SceneSettings
 
 __all__ = [
@@ -32,7 +32,14 @@ __all__ = [
 REPO = Path(__file__).resolve().parents[1]
 
 PACKAGES = (
-    "atomic_files", "attnmath", "lecture", "drawing", "narration", "manim_patches", "scenes", "production"
+    "atomic_files",
+    "attnmath",
+    "lecture",
+    "drawing",
+    "narration",
+    "manim_patches",
+    "scenes",
+    "production",
 )
 """The project's top-level packages, lowest layer first (pyproject.toml's import contract names the same).
 
@@ -159,11 +166,11 @@ class BuildRequest:
     the lecture file and recordings along.
     """
 
-    clips: Sequence[Clip]
+    clips: Sequence[Section]
     options: RenderOptions
     out_dir: Path
     jobs: int | None = None
-    extra: Callable[[Clip], str] | None = None
+    extra: Callable[[Section], str] | None = None
     settings: SceneSettings | None = None
     force: bool = False
     numbered: bool = False
@@ -176,7 +183,7 @@ class BuildRequest:
 class RenderResult:
     """A published clip."""
 
-    clip: Clip
+    clip: Section
     video: Path
     captions: Path | None
     rendered: bool  # False when it was already up to date
@@ -200,7 +207,7 @@ def check_shards_option(shards: int | None, options: RenderOptions) -> None:
 
 
 def published_paths(
-    clip: Clip, options: RenderOptions, out_dir: Path, index: int | None = None
+    clip: Section, options: RenderOptions, out_dir: Path, index: int | None = None
 ) -> tuple[Path, Path, Path]:
     """(video, captions, inputs-hash) paths of a clip under ``out_dir``, named ``NN-Scene`` in a lecture."""
     stem = out_dir / (clip.scene if index is None else f"{index:02d}-{clip.scene}")

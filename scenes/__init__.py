@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from manim import Scene
 
-    from lecture.clips import Clip
+    from lecture.section import Section
 
 __all__ = ["load_scene"]
 
 
-def load_scene(clip: Clip) -> type[Scene]:
+def load_scene(clip: Section) -> type[Scene]:
     """Import the scene class of ``clip``."""
     from manim import Scene
 

@@ -29,10 +29,11 @@ import manim_patches
 from drawing import theme
 from drawing.predict import THINK_SECONDS, Curtain, predict_card
 from drawing.widgets import label, wrapped
-from lecture.clips import LECTURE
+from lecture.clips import LECTURE, UnknownScene, find_clip
 from lecture.config import LectureConfig, lecture_for
 from lecture.parameters import Parameters
 from lecture.questions import Question
+from lecture.section import Section
 from lecture.settings import Played, SceneSettings
 from narration.beats import Beat, BeatsRecord, Description
 from narration.narrator import BREATH, SECTION_BREATH, NarrationSettings, Narrator, Spoken
@@ -79,13 +80,14 @@ class LectureScene(Scene, Generic[P]):
     """A scene of the lecture: one section, a title card, captions on every step.
 
     Subclasses write ``construct`` as a storyboard of short named steps. The
-    section and title come from the scene's clip in :data:`lecture.clips.LECTURE`.
-    A scene with data names its parameters' model, ``class KVCacheGrowth(LectureScene[KVCacheParameters])``,
+    section, its title and its questions come from the scene's
+    :class:`lecture.section.Section` in :data:`lecture.clips.LECTURE`. A scene with
+    data names its parameters' model, ``class MyScene(LectureScene[MyParameters])``,
     and reads them typed as ``self.params``: the model's defaults, or the lecturer's values in their place.
     """
 
-    section: str = ""
-    title: str = ""
+    section: Section | None = None
+    """The scene's section (None for a scene outside the lecture, such as a test's)."""
     settings: SceneSettings
     """What the build asked of this render (:class:`lecture.settings.SceneSettings`), read once in setup."""
     lecture: LectureConfig
@@ -118,9 +120,10 @@ class LectureScene(Scene, Generic[P]):
         self.beat_spans: list[tuple[str, int, int]] = []  # (beat id, first and last animation)
         self.moving: list[tuple[float, float]] = []  # (start, end) of every animation played, in scene time
         self.want_state()  # the first animation starts a segment
-        clip = next((c for c in LECTURE if c.scene == self.script_name()), None)
-        if clip is not None:
-            self.section, self.title = f"Section {clip.section}", clip.title
+        try:
+            self.section = find_clip(self.script_name())
+        except UnknownScene:
+            self.section = None
 
     @classmethod
     def parameters_model(cls) -> type[Parameters]:
@@ -286,11 +289,27 @@ class LectureScene(Scene, Generic[P]):
         """Move ``tracker`` linearly to ``value`` in ``seconds``."""
         self.play(tracker.animate.set_value(value), run_time=seconds, rate_func=linear)
 
+    def title_beat(self) -> None:
+        """The section's first beat: its number and title said while its title card shows."""
+        section = self._own_section()
+        with self.beat("title", section.spoken_title, shows=SAID):
+            self.title_card()
+
+    def question(self) -> Question:
+        """The section's pause-and-predict question, computed from the scene's parameters."""
+        return self._own_section().ask(self.params)[0]
+
+    def _own_section(self) -> Section:
+        if self.section is None:
+            raise TypeError(f"bug: {self.script_name()} is not a section of the lecture (lecture/clips.py)")
+        return self.section
+
     def title_card(self) -> None:
         """The section's title card, shown while the beat's narration lasts, then cleared."""
-        heading = label(self.section, color=theme.MUTED, size=theme.BODY_SIZE)
+        section = self._own_section()
+        heading = label(f"Section {section.number}", color=theme.MUTED, size=theme.BODY_SIZE)
         width = theme.SAFE_RIGHT - theme.SAFE_LEFT
-        name = wrapped(self.title, width=width, size=theme.TITLE_SIZE, max_lines=2)
+        name = wrapped(section.title, width=width, size=theme.TITLE_SIZE, max_lines=2)
         card = VGroup(heading, name, self.progress_strip()).arrange(DOWN, buff=0.35).move_to(0.3 * UP)
         self.play(FadeIn(card, shift=0.2 * UP), run_time=0.6)
         self.hold(max(self.speech_left(), theme.TITLE_CARD_SECONDS - 1.0))
@@ -298,7 +317,7 @@ class LectureScene(Scene, Generic[P]):
 
     def progress_strip(self) -> VGroup:
         """Where the section stands in the lecture: one short bar per section, this one lit."""
-        sections = [c.scene for c in LECTURE if c.section != "0"]
+        sections = [c.scene for c in LECTURE if c.number != "0"]
         bars = VGroup(
             *(
                 Rectangle(width=0.7, height=0.12, stroke_width=0).set_fill(

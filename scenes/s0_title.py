@@ -28,7 +28,7 @@ from attnmath import LOAN_SENTENCE
 from drawing import theme
 from drawing.arcs import mix_arcs, on_baseline
 from drawing.widgets import fit_width, label, math, wrapped
-from lecture.parameters import TitleParameters
+from lecture.sections.s0_title import TitleParameters
 from scenes.base import SAID, LectureScene
 from scenes.onscreen import separate_equations
 
@@ -64,7 +64,7 @@ class LectureTitle(LectureScene[TitleParameters]):
         """The title and the outline of the lecture this scene opens."""
         super().setup()
         self.lecture_title = self.lecture.title
-        self.outline = tuple(f"{c.section}  {c.title}" for c in self.lecture.clips if c.section != "0")
+        self.outline = tuple(f"{c.number}  {c.title}" for c in self.lecture.clips if c.number != "0")
 
     def construct(self) -> None:
         """Storyboard: title, a word that needs its context, the formula, where q, k, v come from, outline."""

@@ -53,8 +53,7 @@ from drawing.plots import axis_labels, curve, quiet_axes, scatter, to_scene
 from drawing.pointing import in_turn
 from drawing.stage import aim, regroup
 from drawing.widgets import BarPanel, fit_width, label, math
-from lecture.parameters import FixedVsQueryParameters
-from lecture.questions import questions_for
+from lecture.sections.s1_fixed_vs_query import FixedVsQueryParameters
 from narration.narrator import Spoken
 from scenes.base import SAID, LectureScene
 
@@ -91,8 +90,7 @@ class FixedVsQueryWeights(LectureScene[FixedVsQueryParameters]):
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""
         self.compute()
-        with self.beat("title", "Section one. Fixed and query-dependent weights.", shows=SAID):
-            self.title_card()
+        self.title_beat()
         self.build_figures()
         with self.beat(
             "mean",
@@ -141,7 +139,7 @@ class FixedVsQueryWeights(LectureScene[FixedVsQueryParameters]):
         self.move_query()
         self.compare_fits()
         self.pause_and_predict(
-            questions_for(self.script_name())[0],
+            self.question(),
             self.query_moves_right,
             shows=self.answer_description(),
             ends_section=True,

@@ -42,8 +42,7 @@ from drawing import theme
 from drawing.plots import axis_labels, curve, quiet_axes, redraw_curve, scatter, to_scene
 from drawing.pointing import in_turn
 from drawing.widgets import BarPanel, LabelSwitch, Readout, label, math
-from lecture.parameters import KernelRegressionParameters
-from lecture.questions import questions_for
+from lecture.sections.s2_kernel_regression import KernelRegressionParameters
 from narration.narrator import Spoken
 from scenes.base import SAID, LectureScene
 
@@ -75,8 +74,7 @@ class KernelRegressionCollapse(LectureScene[KernelRegressionParameters]):
         """Storyboard of the section: one beat per idea, each with its narration."""
         self.compute()
         n = self.x.size
-        with self.beat("title", "Section two. Attention as Nadaraya-Watson kernel regression.", shows=SAID):
-            self.title_card()
+        self.title_beat()
         with self.beat(
             "data",
             f"Here are {n} noisy samples of a smooth curve.",
@@ -115,7 +113,7 @@ class KernelRegressionCollapse(LectureScene[KernelRegressionParameters]):
             self.show_loo_panel()
         self.show_softmax_identity()
         self.pause_and_predict(
-            questions_for(self.script_name())[0],
+            self.question(),
             self.widest_bandwidth,
             shows="The curve flattens; then sigma slides back to the error dip and the fit returns.",
             ends_section=True,

@@ -1,6 +1,6 @@
 """Section 3's derivation: softmax as the unique maximiser of J, step by step, with pictures beside.
 
-A mixin for :class:`scenes.s3_softmax_temperature.TemperatureSweep`: the
+A mixin for section 3's scene (:mod:`scenes.s3_softmax_temperature`): the
 objective, the Lagrangian, the stationary point, positivity (the entropy's
 slope is infinite at zero: a tangent on the curve of -x log x stands up),
 normalisation, strict concavity (the same tangent turns one way all along),

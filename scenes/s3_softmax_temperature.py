@@ -36,8 +36,7 @@ from drawing import theme
 from drawing.flow import baseline_of
 from drawing.pointing import in_turn
 from drawing.widgets import BarPanel, LabelSwitch, LogSlider, Readout, fit_width, label, math
-from lecture.parameters import TemperatureParameters
-from lecture.questions import questions_for
+from lecture.sections.s3_softmax_temperature import TemperatureParameters
 from narration.narrator import Spoken
 from scenes.base import SAID, LectureScene
 from scenes.onscreen import now_shows
@@ -91,10 +90,7 @@ class TemperatureSweep(SoftmaxDerivation, LectureScene[TemperatureParameters]):
         self.prior: np.ndarray | None = None
         self.mean_marks = VGroup()  # the hot limit's answer, drawn over the dashboard (heat_up)
         n = self.s.size
-        with self.beat(
-            "title", "Section three. Softmax is the entropy-regularised retrieval rule.", shows=SAID
-        ):
-            self.title_card()
+        self.title_beat()
         with self.beat(
             "scores",
             "Each score, s i, is the opening formula's q dot k i: how well the query matches stored item i.",
@@ -289,9 +285,7 @@ class TemperatureSweep(SoftmaxDerivation, LectureScene[TemperatureParameters]):
         readouts = {"argmax": (3, 4), "intermediate": (1, 2), "uniform": ()}
         for slug, tau, seconds in self.stops:
             if slug == "uniform":  # the viewer predicts the hot limit, and the answer sweeps there
-                self.pause_and_predict(
-                    questions_for(self.script_name())[0], self.heat_up, shows=shows["heat-up"]
-                )
+                self.pause_and_predict(self.question(), self.heat_up, shows=shows["heat-up"])
             with self.beat(slug, narration[slug], shows=shows[slug]):
                 if readouts[slug]:
                     self.reveal(*readouts[slug])

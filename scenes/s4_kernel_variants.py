@@ -52,8 +52,7 @@ from drawing import theme
 from drawing.blocks import matrix_block
 from drawing.plots import axis_labels, curve, quiet_axes, redraw_curve, to_scene
 from drawing.widgets import BarPanel, LogSlider, Readout, label, math
-from lecture.parameters import KernelVariantsParameters
-from lecture.questions import questions_for
+from lecture.sections.s4_kernel_variants import KernelVariantsParameters
 from narration.narrator import Spoken
 from scenes.base import SAID, LectureScene
 
@@ -119,8 +118,7 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
 
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""
-        with self.beat("title", "Section four. Kernel variants.", shows=SAID):
-            self.title_card()
+        self.title_beat()
         self.build_profiles()
         with self.beat(
             "content-row",
@@ -174,7 +172,7 @@ class KernelVariants(LectureScene[KernelVariantsParameters]):
         self.show_cost()
         self.show_position_prior()
         self.pause_and_predict(
-            questions_for(self.script_name())[0],
+            self.question(),
             self.flatten_prior,
             shows="The prior flattens; the weights take the content bars' exact shape; "
             "then T5's prior returns.",

@@ -34,8 +34,7 @@ from drawing.pointing import in_turn
 from drawing.sentence import WordRows
 from drawing.tokens import Heatmap
 from drawing.widgets import label, math
-from lecture.parameters import HeadRoutingParameters
-from lecture.questions import questions_for
+from lecture.sections.s5_multihead import HeadRoutingParameters
 from narration.narrator import Spoken
 from scenes.base import SAID, LectureScene, Said
 from scenes.s5_trained import TrainedHeads
@@ -112,8 +111,7 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
         """Storyboard of the section: one beat per idea, each with its narration."""
         self.heads = stylized_heads(self.params.sentence, causal=True)
         self.spotlights = distinctive_queries(self.heads.weights)
-        with self.beat("title", "Section five. Multi-head attention: many statistics at once.", shows=SAID):
-            self.title_card()
+        self.title_beat()
         with self.beat(
             "sentence",
             "One sentence, each word seeing itself and earlier words; "
@@ -152,7 +150,7 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
             self.back_to_stylised()
             self.show_concatenation()
         self.pause_and_predict(
-            questions_for(self.script_name())[0],
+            self.question(),
             self.the_folding_head,
             shows="An outline circles the H1 map, then H3's, then H4's.",
             ends_section=True,

@@ -91,7 +91,7 @@ class ModelView:
 
 
 if TYPE_CHECKING:
-    from lecture.parameters import HeadRoutingParameters
+    from lecture.sections.s5_multihead import HeadRoutingParameters
     from scenes.base import LectureScene
 
     _Scene = LectureScene[HeadRoutingParameters]
@@ -100,7 +100,7 @@ else:
 
 
 class TrainedHeads(_Scene):
-    """Mixin for HeadRouting: four beats that set measured heads beside the stylised ones."""
+    """Mixin for section 5's scene: four beats that set measured heads beside the stylised ones."""
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in
         sentence: Sentence

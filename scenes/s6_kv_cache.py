@@ -41,8 +41,7 @@ from attnmath import (
 from drawing import theme
 from drawing.flow import baseline_of, flow_words
 from drawing.widgets import BarPanel, label, math, wrapped
-from lecture.parameters import KVCacheParameters
-from lecture.questions import questions_for
+from lecture.sections.s6_kv_cache import KVCacheParameters
 from scenes.base import SAID, LectureScene
 from scenes.s6_why_raw import MODEL, WhyRawCache
 
@@ -75,8 +74,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""
         self.decode()
-        with self.beat("title", "Section six. Causal masking and the k v cache.", shows=SAID):
-            self.title_card()
+        self.title_beat()
         self.build_prompt()
         words, n_prompt = self.params.words, self.params.n_prompt
         with self.beat(
@@ -118,7 +116,7 @@ class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
         self.show_kernels()
         self.show_memory()
         self.pause_and_predict(
-            questions_for(self.script_name())[0],
+            self.question(),
             self.twice_the_tokens,
             shows="The raw-cache line flashes; a label shows the new figure.",
         )

@@ -2,7 +2,7 @@
 
 The subject pointer (a query whose weight moves), softmax's kernel against
 linear attention's (section 4's d x d running sum), the two side by side, and
-what each costs in memory. Mixed into :class:`scenes.s6_kv_cache.KVCacheGrowth`.
+what each costs in memory. Mixed into section 6's scene (:mod:`scenes.s6_kv_cache`).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from drawing import theme
 from drawing.flow import baseline_of
 from drawing.plots import axis_labels, curve, quiet_axes, to_scene
 from drawing.widgets import BarPanel, label, math
-from lecture.questions import CONTEXT, MODEL  # section six's model, shared with its questions
+from lecture.sections.s6_kv_cache import CONTEXT, MODEL  # the section's model, shared with its questions
 from narration.narrator import Spoken
 
 __all__ = ["WhyRawCache", "MODEL", "CONTEXT"]

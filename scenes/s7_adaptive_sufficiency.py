@@ -36,10 +36,9 @@ from drawing.flow import baseline_of
 from drawing.plots import axis_labels, curve, quiet_axes, scatter
 from drawing.stage import aim, regroup
 from drawing.widgets import BarPanel, label, math
-from lecture.parameters import TemperatureParameters
-from lecture.questions import questions_for
+from lecture.sections.s3_softmax_temperature import TemperatureParameters
 from narration.narrator import Spoken
-from scenes.base import SAID, LectureScene
+from scenes.base import LectureScene
 
 __all__ = ["AdaptiveSufficiency"]
 
@@ -74,8 +73,7 @@ class AdaptiveSufficiency(LectureScene):
         self.strip: list[Mobject] = []
         self.strip_names = VGroup()
         self.card: Card | None = None
-        with self.beat("title", "Section seven. Adaptive sufficiency.", shows=SAID):
-            self.title_card()
+        self.title_beat()
         with self.beat(
             "weighted-sum",
             "Attention's weighted sum compresses the sequence into a summary the query chooses: "
@@ -102,7 +100,7 @@ class AdaptiveSufficiency(LectureScene):
         ):
             self.show_card(self.entropy_card())
         self.pause_and_predict(
-            questions_for(self.script_name())[0],
+            self.question(),
             self.the_cache_card,
             shows="Under each word of the sentence, its raw key above its raw value.",
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tomllib
@@ -110,3 +111,20 @@ def test_a_modules_xdist_group_runs_on_one_worker(tmp_path):
     assert done.returncode == 0, done.stdout[-2000:]
     workers = {line.split()[0] for line in done.stdout.splitlines() if "PASSED" in line and "[gw" in line}
     assert len(workers) == 1, f"the group ran on {sorted(workers)}:\n{done.stdout[-2000:]}"
+
+
+def test_a_scene_is_named_only_in_its_own_module_and_its_section():
+    """One home per section: no module keys a table by a scene's name (docs and tests may name it)."""
+    from lecture.clips import LECTURE
+
+    sources = {
+        p.relative_to(REPO).as_posix(): p.read_text()
+        for package in PACKAGES
+        for p in (REPO / package).rglob("*.py")
+    }
+    for section in LECTURE:
+        own = {f"scenes/{section.module}.py", f"lecture/sections/{section.module}.py"}
+        name = re.compile(rf"\b{section.scene}\b")
+        named = sorted(path for path, text in sources.items() if name.search(text))
+        assert set(named) <= own, f"{section.scene} is named outside its scene and its section: {named}"
+

@@ -61,7 +61,7 @@ AAC_OVERSHOOT_DB = 0.5
 the lecture's clips, so aiming this far under the ceiling ships most tracks after one encoding."""
 STEP_DB = 0.1
 """What a round over the limit takes off beyond its overshoot. AAC's decoded peaks do not follow a
-change of a thousandth of a dB (KernelRegressionCollapse at 1080p60 stayed 0.001 dB over through
+change of a thousandth of a dB (section 2's clip at 1080p60 stayed 0.001 dB over through
 four such steps); a tenth of a dB of gain moves them as much."""
 MAX_TRIM_DB = 0.4
 """The most a track's level is trimmed under the loudness target: -16 LUFS within 0.5 LU still holds."""
@@ -82,7 +82,7 @@ def master_track(
 
     - the limiter's ceiling is lowered and the track normalised again, which
       keeps -16 LUFS: this moves a decoded peak that AAC lifted where the
-      source peaks (HeadRouting at 1080p60: 1.35 dB over its source there);
+      source peaks (section 5's clip at 1080p60: 1.35 dB over its source there);
     - where that did not move the decoded peak (by half the step), AAC made it
       where the source was already under the ceiling, and the whole track is
       trimmed instead: a uniform gain, which AAC follows.

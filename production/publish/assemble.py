@@ -20,8 +20,8 @@ import av
 import manim
 
 from atomic_files import write_text
-from lecture.clips import Clip, section_heading
 from lecture.config import LectureConfig
+from lecture.section import Section, section_heading
 from narration.beats import Beat, BeatsRecord, Description
 from narration.cues import Cue
 from production.media.captions import chapters_vtt, clamp, parse_srt, shift, to_srt, to_vtt
@@ -38,8 +38,8 @@ DESCRIBED_STEM = f"{LECTURE_STEM}-described"
 DESCRIBED_CHAPTERS = "chapters-described.vtt"
 
 
-def _chapter(clip: Clip) -> str:
-    return section_heading(clip.section, clip.title)
+def _chapter(clip: Section) -> str:
+    return section_heading(clip.number, clip.title)
 
 
 def sha256(path: Path) -> str:
@@ -71,7 +71,7 @@ def _clip_entry(result: RenderResult, options: RenderOptions, digest: str) -> tu
         captions["descriptions"] = described.name
     entry = {
         "scene": clip.scene,
-        "section": clip.section,
+        "section": clip.number,
         "title": clip.title,
         "file": result.video.name,
         "format": options.fmt,

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from atomic_files import copy_file, replacing
-from lecture.clips import Clip
+from lecture.section import Section
 from lecture.settings import SceneSettings
 from narration.beats import Beat, BeatsRecord
 from production.media.captions import to_vtt
@@ -56,7 +56,7 @@ def _run(cmd: list[str], cwd: Path, what: str, env: dict[str, str]) -> None:
 
 
 def build_slides(
-    clips: Sequence[Clip], quality: str, out_dir: Path, *, settings: SceneSettings
+    clips: Sequence[Section], quality: str, out_dir: Path, *, settings: SceneSettings
 ) -> list[Path]:
     """Render ``<Scene>Slides`` for each clip and convert them into one deck: HTML, PPTX, PDF."""
     if quality not in QUALITIES:

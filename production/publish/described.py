@@ -52,7 +52,7 @@ LEAD = 0.25
 TAIL = 0.35
 """Seconds of silence after the description, before the picture moves again."""
 DESCRIBED = ".described"
-"""What a described file adds to its clip's stem: ``03-TemperatureSweep.described.mp4``."""
+"""What a described file adds to its clip's stem: ``03-<Scene>.described.mp4``."""
 CRF = "23"
 """libx264's constant rate factor, as manim encodes its clips (``manim._config.video_encoder``)."""
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from lecture.clips import Clip
 from lecture.config import LectureConfig
+from lecture.section import Section
 from lecture.settings import SceneSettings, Voice
 from narration.beats import Beat, spoken
 from production.options import RenderOptions
@@ -29,7 +29,7 @@ KIND = "script"
 """The kind of dry run the script's plans hold: estimated timing, no voice (a plan's key starts with it)."""
 
 
-def script_key(clip: Clip, config: LectureConfig) -> str:
+def script_key(clip: Section, config: LectureConfig) -> str:
     """What the script's dry run of ``clip`` depends on: its inputs hash, with the lecture's data for it.
 
     The voice is left out (the script's dry run speaks with none); the
@@ -44,7 +44,7 @@ def _settings(config: LectureConfig) -> SceneSettings:
 
 
 def scene_beats(
-    clip: Clip,
+    clip: Section,
     config: LectureConfig,
     plans: PlanStore | None = None,
     before_dry_run: Callable[[], None] | None = None,
@@ -96,7 +96,7 @@ def narration_script(
         "",
     ]
     for clip in config.clips:
-        lines += [f"## {clip.section}. {clip.title} ({clip.scene})", ""]
+        lines += [f"## {clip.number}. {clip.title} ({clip.scene})", ""]
         for beat in scene_beats(clip, config, plans, before_dry_run):
             lines += [f"### {beat.id}", "", beat.text, "", _shows(beat), ""]
             lines += [f"`{clip.scene}/{beat.id}.wav`", ""]

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from lecture.clips import Clip
+from lecture.section import Section
 from production.options import PACKAGES, REPO, RenderError, RenderOptions, published_paths
 
 __all__ = ["clip_inputs_hash", "is_up_to_date", "scene_dependencies", "RECIPE"]
@@ -80,7 +80,7 @@ def _parse(path: Path) -> ast.Module:
         raise RenderError(f"{where}, line {error.lineno}: {error.msg}; fix it and save again") from None
 
 
-def scene_dependencies(clip: Clip) -> list[Path]:
+def scene_dependencies(clip: Section) -> list[Path]:
     """The clip's own module and the project modules it imports, recursively."""
     seen: dict[str, Path] = {}
     todo = [f"scenes.{clip.module}", *SHARED_MODULES]
@@ -99,7 +99,9 @@ RECIPE = 2
 (2: the renders read manim.cfg; before, the cache settings replaced it and clips were drawn on black)."""
 
 
-def clip_inputs_hash(clip: Clip, options: RenderOptions, extra: str = "", *, narration: bool = True) -> str:
+def clip_inputs_hash(
+    clip: Section, options: RenderOptions, extra: str = "", *, narration: bool = True
+) -> str:
     """SHA-256 over everything that can change the clip's pixels or captions.
 
     Without ``narration``, the scene modules are hashed with their beats' spoken
@@ -148,7 +150,7 @@ def without_narration(path: Path) -> bytes:
 
 
 def is_up_to_date(
-    clip: Clip, options: RenderOptions, out_dir: Path, extra: str = "", index: int | None = None
+    clip: Section, options: RenderOptions, out_dir: Path, extra: str = "", index: int | None = None
 ) -> bool:
     """True when the published clip exists and was made from the current inputs."""
     video, _, stamp = published_paths(clip, options, out_dir, index)

@@ -28,7 +28,7 @@ from typing import Any
 import tomli_w
 
 from atomic_files import copy_file
-from lecture.clips import Clip
+from lecture.section import Section
 from lecture.settings import SceneSettings
 from narration.beats import Beat, BeatsRecord
 from production.media.aac import mux_track
@@ -60,7 +60,7 @@ WORKER_CACHE = Path(tempfile.gettempdir()) / "attention-lecture-cache"
 class ShardJob:
     """Render animations ``span`` (inclusive; None: all) of ``clip`` as shard ``shard`` of ``shards``."""
 
-    clip: Clip
+    clip: Section
     options: RenderOptions
     span: tuple[int, int] | None
     shard: int
@@ -251,7 +251,7 @@ def _segment(partials: Path, first: int, last: int, job: ShardJob, work: Path) -
 
 
 def join_clip(
-    clip: Clip,
+    clip: Section,
     options: RenderOptions,
     parts: list[ShardOutput],
     frames: int | None = None,
@@ -337,7 +337,7 @@ def _timings(records: list[BeatsRecord | None]) -> list[BeatsRecord | None]:
     return [None if r is None else times(r) for r in records]
 
 
-def _check_frames(clip: Clip, joined: Path, frames: int | None) -> None:
+def _check_frames(clip: Section, joined: Path, frames: int | None) -> None:
     found = count_frames(joined)
     if frames is not None and found != frames:
         raise RenderError(
@@ -347,7 +347,7 @@ def _check_frames(clip: Clip, joined: Path, frames: int | None) -> None:
 
 
 def _narrate(
-    clip: Clip,
+    clip: Section,
     options: RenderOptions,
     src: Path,
     record: BeatsRecord,
@@ -376,7 +376,7 @@ def _sound_files_here(audio: dict[str, bytes], folder: Path) -> dict[str, str]:
 
 
 def master_clip_voice(
-    clip: Clip, options: RenderOptions, record: BeatsRecord, seconds: float, audio: dict[str, bytes]
+    clip: Section, options: RenderOptions, record: BeatsRecord, seconds: float, audio: dict[str, bytes]
 ) -> bytes | None:
     """The clip's voice as a mastered AAC track (``.m4a`` bytes), from the plan's beats; None if silent.
 

@@ -27,8 +27,6 @@ from production.render.timeline import Timeline
 __all__ = ["timeline", "main"]
 
 
-
-
 def timeline(scene: str, cache: Path, quality: str) -> Timeline:
     """Prepare ``scene`` (typeset, voice) in a dry run at ``quality``; its animations and beats.
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from lecture.clips import Clip
+from lecture.section import Section
 from lecture.settings import Played, SceneSettings
 from production.options import REPO, RenderError, RenderOptions
 from production.progress import Event, Stage
@@ -66,7 +66,7 @@ def ensure_writable(folder: Path) -> None:
 
 
 def manim_command(
-    clip: Clip,
+    clip: Section,
     options: RenderOptions,
     work: Path,
     cache: Path | None = None,
@@ -123,7 +123,7 @@ def config_with_caches(cache: Path) -> str:
     return text.getvalue()
 
 
-def find_output(work: Path, clip: Clip, options: RenderOptions) -> Path:
+def find_output(work: Path, clip: Section, options: RenderOptions) -> Path:
     """The clip manim wrote in ``work`` (a gif is named ``<Scene>_ManimCE_v<version>.gif``)."""
     names = (f"{clip.scene}.{options.fmt}", f"{clip.scene}_ManimCE_v*.{options.fmt}")
     matches = sorted(p for name in names for p in work.glob(f"videos/{clip.module}/*/{name}"))
@@ -132,7 +132,7 @@ def find_output(work: Path, clip: Clip, options: RenderOptions) -> Path:
     return matches[0]
 
 
-Progress = Callable[[Clip, Event], None]
+Progress = Callable[[Section, Event], None]
 
 _CHILDREN: set[subprocess.Popen[str]] = set()
 _CHILDREN_LOCK = threading.Lock()
@@ -157,7 +157,7 @@ def terminate_children() -> None:
 
 
 def run_manim(
-    clip: Clip,
+    clip: Section,
     cmd: list[str],
     log_path: Path,
     progress: Progress | None,

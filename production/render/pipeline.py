@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from atomic_files import write_bytes, write_text
-from lecture.clips import Clip
 from lecture.config import LectureConfig
+from lecture.section import Section
 from lecture.settings import SceneSettings
 from narration.beats import BeatsRecord
 from production.media.captions import to_srt
@@ -63,7 +63,7 @@ class _Clip:
     """A stale clip in flight: its place, plan, shard futures and join future."""
 
     index: int
-    clip: Clip
+    clip: Section
     timeline: Timeline | None  # None: rendered whole without a plan
     spans: list[tuple[int, int] | None]
     cut: Cut | None = None  # the clip's segments, which the cache has, and which each shard renders
@@ -75,12 +75,12 @@ class _Clip:
 
 @dataclass
 class _Build:
-    clips: Sequence[Clip]
+    clips: Sequence[Section]
     options: RenderOptions
     out_dir: Path
     runner: Runner
     board: ProgressBoard
-    extra: Callable[[Clip], str]
+    extra: Callable[[Section], str]
     settings: SceneSettings
     numbered: bool
     config: LectureConfig | None
@@ -89,7 +89,7 @@ class _Build:
     def number(self, index: int) -> int | None:
         return index if self.numbered else None
 
-    def code(self, clip: Clip) -> str:
+    def code(self, clip: Section) -> str:
         """What every segment of ``clip`` is made of: its code and data, not its narration or recordings."""
         config = self.config
         data = config.fingerprint(clip, recordings=False) if config is not None else self.extra(clip)
@@ -180,7 +180,7 @@ class _Build:
         frames = sum(f for f, _ in cut.timeline.animations)
         return JoinPlan(cut.order(), cached, self.record(flight), frames)
 
-    def segment_cache(self, clip: Clip) -> SegmentCache:
+    def segment_cache(self, clip: Section) -> SegmentCache:
         """Where ``clip``'s segments at this variant are kept: ``media/segments/<variant>/<Scene>/``."""
         media = self.out_dir.parent.parent
         return SegmentCache(media / "segments" / self.options.variant / clip.scene, self.options.fmt)
@@ -355,7 +355,7 @@ def _plan(build: _Build, stale: list[int], shards: int | None, force: bool) -> l
 
 
 def render_clip(
-    clip: Clip,
+    clip: Section,
     options: RenderOptions,
     out_dir: Path,
     *,

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from lecture.clips import Clip
+from lecture.section import Section
 from lecture.settings import SceneSettings
 from production.options import RenderOptions
 from production.render import manim_run
@@ -46,7 +46,7 @@ def plan_needed(options: RenderOptions, shards: int | None) -> bool:
     return options.fmt != "gif" and shards != 1
 
 
-def plan_key(clip: Clip, options: RenderOptions, extra: str, settings: SceneSettings | None) -> str:
+def plan_key(clip: Section, options: RenderOptions, extra: str, settings: SceneSettings | None) -> str:
     """The key a render's plan of ``clip`` is kept under: what the plan depends on.
 
     Its inputs hash (``extra``: the lecture's data for it, recordings
@@ -57,7 +57,7 @@ def plan_key(clip: Clip, options: RenderOptions, extra: str, settings: SceneSett
 
 
 def plan(
-    clips: Sequence[Clip],
+    clips: Sequence[Section],
     options: RenderOptions,
     cache: Path,
     work: Path,
@@ -103,7 +103,7 @@ def _kept(store: PlanStore, scene: str, key: str | None) -> Timeline | None:
 
 
 def _plan_all(
-    clips: Sequence[Clip],
+    clips: Sequence[Section],
     options: RenderOptions,
     cache: Path,
     work: Path,
@@ -124,16 +124,16 @@ def _plan_all(
     return {t[0].scene: t for t in timelines}
 
 
-def _groups(clips: Sequence[Clip], processes: int) -> list[list[Clip]]:
+def _groups(clips: Sequence[Section], processes: int) -> list[list[Section]]:
     """``clips`` in at most ``processes`` groups of about equal length (longest to the shortest group)."""
-    groups: list[list[Clip]] = [[] for _ in range(max(1, min(processes, len(clips))))]
+    groups: list[list[Section]] = [[] for _ in range(max(1, min(processes, len(clips))))]
     for clip in sorted(clips, key=lambda c: -c.seconds):
         min(groups, key=lambda g: sum(c.seconds for c in g)).append(clip)
     return groups
 
 
 def _plan_group(
-    groups: list[list[Clip]],
+    groups: list[list[Section]],
     k: int,
     options: RenderOptions,
     cache: Path,

@@ -16,7 +16,8 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lecture.clips import Clip, find_clip
+from lecture.clips import find_clip
+from lecture.section import Section
 from scenes import load_scene
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ def cache_settings(cache: Path) -> dict[str, str]:
     return {"tex_dir": str(cache / "Tex"), "text_dir": str(cache / "texts")}
 
 
-def dry_run(clip: Clip, **settings: str) -> Scene:
+def dry_run(clip: Section, **settings: str) -> Scene:
     """Construct ``clip``'s scene in-process, no frames drawn (manim ``settings`` added); returns it."""
     from manim import tempconfig
 

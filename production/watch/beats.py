@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from atomic_files import copy_file, write_text
-from lecture.clips import Clip
 from lecture.config import LectureConfig
+from lecture.section import Section
 from narration.beats import Beat, BeatsRecord
 from production.media.captions import to_srt
 from production.media.soundtrack import add_voice
@@ -54,13 +54,13 @@ def beat_paths(folder: Path, beat: str) -> tuple[Path, Path, Path, Path]:
     return (folder / f"{beat}.mp4", folder / f"{beat}.png", folder / f"{beat}.srt", folder / f"{beat}.inputs")
 
 
-def scene_hash(clip: Clip, options: RenderOptions, config: LectureConfig) -> str:
+def scene_hash(clip: Section, options: RenderOptions, config: LectureConfig) -> str:
     """The scene's whole inputs hash: the first line of each of its beats' stamps."""
     return clip_inputs_hash(clip, options, config.fingerprint(clip))
 
 
 def beat_key(
-    clip: Clip, options: RenderOptions, config: LectureConfig, beat: Beat, span: tuple[int, int]
+    clip: Section, options: RenderOptions, config: LectureConfig, beat: Beat, span: tuple[int, int]
 ) -> str:
     """What decides one beat's preview: the scene's code and data but not its narration, and the beat."""
     code = clip_inputs_hash(clip, options, config.fingerprint(clip, recordings=False), narration=False)
@@ -91,7 +91,7 @@ def published(folder: Path, beat: str, *, rendered: bool, seconds: float) -> Bea
 
 
 def publish_beat(
-    clip: Clip, beat_id: str, silent: Path, record: BeatsRecord | None, folder: Path, beat_work: Path
+    clip: Section, beat_id: str, silent: Path, record: BeatsRecord | None, folder: Path, beat_work: Path
 ) -> Beat:
     """Publish a rendered beat in ``folder``; returns its record.
 

@@ -32,8 +32,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from lecture.clips import Clip
 from lecture.config import LectureConfig
+from lecture.section import Section
 from production.options import REPO, WATCHED, RenderOptions, UsageError
 from production.render import manim_run
 from production.render.lock import media_lock
@@ -44,7 +44,7 @@ __all__ = ["preview_beats", "watch"]
 
 
 def preview_beats(
-    clip: Clip,
+    clip: Section,
     beats: Sequence[str],
     options: RenderOptions,
     media_dir: Path,
@@ -67,7 +67,7 @@ def preview_beats(
 
 
 def _plan_and_render(
-    clip: Clip,
+    clip: Section,
     beats: Sequence[str],
     options: RenderOptions,
     media_dir: Path,
@@ -95,7 +95,12 @@ def _plan_and_render(
 
 
 def _render_beats(
-    clip: Clip, beats: list[str], options: RenderOptions, media_dir: Path, config: LectureConfig, scene: str
+    clip: Section,
+    beats: list[str],
+    options: RenderOptions,
+    media_dir: Path,
+    config: LectureConfig,
+    scene: str,
 ) -> list[BeatPreview]:
     """Render ``beats`` from one replay of the scene (under the media folder's lock).
 
@@ -119,7 +124,7 @@ def _matching(name: str, beats: Iterable[str]) -> str | None:
     return next((b for b in beats if name in (b, b.split(".", 1)[1], b.split("-", 1)[1])), None)
 
 
-def _resolve(clip: Clip, name: str, beats: Iterable[str]) -> str:
+def _resolve(clip: Section, name: str, beats: Iterable[str]) -> str:
     """The beat id ``name`` names, or a one-line error listing the scene's beats."""
     found = _matching(name, beats)
     if found is None:
@@ -129,7 +134,7 @@ def _resolve(clip: Clip, name: str, beats: Iterable[str]) -> str:
 
 
 def watch(
-    clip: Clip,
+    clip: Section,
     beats: Sequence[str],
     options: RenderOptions,
     media_dir: Path,

@@ -43,8 +43,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 from atomic_files import copy_file
-from lecture.clips import Clip
 from lecture.config import LectureConfig
+from lecture.section import Section
 from narration.beats import BeatsRecord
 from production.options import PACKAGES, RenderError, RenderOptions
 from production.render import manim_run
@@ -67,7 +67,7 @@ FRESH = tuple(name for name in PACKAGES if name != "manim_patches")
 """The project's packages, imported afresh by each replay (manim_patches stays: its patches are installed)."""
 
 
-def warm_up(clip: Clip) -> None:
+def warm_up(clip: Section) -> None:
     """Import manim (with the project's patches) and every library ``clip``'s scene uses, once."""
     import manim_patches
     from scenes import load_scene
@@ -89,7 +89,7 @@ class WarmScene:
     ``wanted``: the beats watched (ids, ``NN-slug`` or slugs; empty: every beat).
     """
 
-    def __init__(self, clip: Clip, wanted: Sequence[str], options: RenderOptions, media_dir: Path) -> None:
+    def __init__(self, clip: Section, wanted: Sequence[str], options: RenderOptions, media_dir: Path) -> None:
         self.clip, self.wanted, self.options, self.media_dir = clip, list(wanted), options, media_dir
         self.folder = media_dir / "preview" / clip.scene
         self.work = media_dir / ".work" / "warm" / f"{clip.scene}-{os.getpid()}"

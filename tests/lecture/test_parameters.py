@@ -8,37 +8,33 @@ from pathlib import Path
 
 import pytest
 
-from lecture.clips import LECTURE, find_clip
+from lecture.clips import LECTURE, find_clip, models
 from lecture.config import LectureConfig, load_config
-from lecture.parameters import (
-    PARAMETERS,
-    ConfigError,
-    KVCacheParameters,
-    Parameters,
-    keys_table,
-    parameters_of,
-)
+from lecture.parameters import ConfigError, Parameters, keys_table
+from lecture.sections.s6_kv_cache import KVCacheParameters
 from lecture.settings import ENV, SceneSettings
 from scenes import load_scene
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_every_model_belongs_to_a_clip_of_the_lecture():
-    assert set(PARAMETERS) <= {c.scene for c in LECTURE}
+def test_every_model_names_its_own_sections_scene():
+    for section in LECTURE:
+        assert section.parameters.scene == (section.scene if section.parameters is not Parameters else "")
+    assert set(models()) == {s.scene for s in LECTURE if s.parameters is not Parameters}
 
 
 @pytest.mark.parametrize("scene", [c.scene for c in LECTURE])
-def test_a_scene_names_its_model_and_holds_no_values_of_its_own(scene):
-    cls = load_scene(next(c for c in LECTURE if c.scene == scene))
-    assert cls.parameters_model() is PARAMETERS.get(scene, Parameters)
+def test_a_scene_names_its_sections_model_and_holds_no_values_of_its_own(scene):
+    cls = load_scene(find_clip(scene))
+    assert cls.parameters_model() is find_clip(scene).parameters
     for f in fields(cls.parameters_model()):
         assert not any(f.name in vars(k) for k in cls.__mro__), f"{scene} holds a value of {f.name}"
 
 
 def test_the_readme_table_of_keys_is_the_models():
     readme = [line for line in (REPO / "README.md").read_text().splitlines() if line.startswith("| `[")]
-    assert readme == keys_table()
+    assert readme == keys_table(s.parameters for s in LECTURE)
 
 
 def test_a_scene_gets_the_lecturers_values_and_the_defaults_of_the_rest(tmp_path, monkeypatch):
@@ -53,7 +49,7 @@ def test_a_scene_gets_the_lecturers_values_and_the_defaults_of_the_rest(tmp_path
 
 
 def test_a_scene_naming_another_scenes_model_is_a_bug():
-    from lecture.parameters import TitleParameters
+    from lecture.sections.s0_title import TitleParameters
     from scenes.base import LectureScene
 
     class KVCacheGrowth(LectureScene[TitleParameters]):
@@ -77,9 +73,16 @@ def test_the_lecture_file_is_checked_by_the_models(tmp_path):
 
 def test_the_defaults_are_what_a_default_lecture_uses():
     config = LectureConfig()
-    for scene in PARAMETERS:
-        assert config.parameters_for(scene) == parameters_of(scene)
-    assert parameters_of("AdaptiveSufficiency") is None
+    for section in LECTURE:
+        assert config.parameters_of(section) == section.parameters()
+        if section.parameters is not Parameters:
+            assert config.parameters_for(section.scene) == section.parameters()
+    assert config.parameters_for("AdaptiveSufficiency") is None
+
+
+def test_a_section_given_another_sections_data_is_a_bug():
+    with pytest.raises(TypeError, match="bug: KVCacheGrowth takes KVCacheParameters, got a TitleParameters"):
+        find_clip("KVCacheGrowth").ask(find_clip("LectureTitle").parameters())
 
 
 def test_the_recap_shows_the_lecturers_section_three_scores(tmp_path, monkeypatch):

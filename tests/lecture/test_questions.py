@@ -13,9 +13,9 @@ from scipy.special import softmax as scipy_softmax
 from scipy.stats import entropy
 
 from attnmath.datasets import RETRIEVAL_SCORES, noisy_sine
-from lecture.clips import LECTURE
-from lecture.parameters import KernelRegressionParameters, TemperatureParameters
-from lecture.questions import SCENES_WITH_QUESTIONS, questions_for
+from lecture.clips import LECTURE, find_clip
+from lecture.sections.s2_kernel_regression import KernelRegressionParameters
+from lecture.sections.s3_softmax_temperature import TemperatureParameters
 
 NUMBER = re.compile(r"(?<![\w.^{])(-?\d[\d,]*(?:\.\d+)?)(?![\w}])")
 """Numbers as the questions write them (thousands separated by commas); not inside s_i or e^{...}."""
@@ -97,14 +97,14 @@ EXPECTED = {
 
 @pytest.mark.parametrize("scene", sorted(EXPECTED))
 def test_every_number_in_questions_and_answers_is_computed(scene):
-    got = [(numbers(q.prompt), numbers(q.answer)) for q in questions_for(scene)]
+    got = [(numbers(q.prompt), numbers(q.answer)) for q in find_clip(scene).ask()]
     assert got == EXPECTED[scene]()
 
 
 def test_every_section_but_the_title_has_two_or_three_questions():
-    assert set(SCENES_WITH_QUESTIONS) == {c.scene for c in LECTURE if c.section != "0"}
-    for scene in SCENES_WITH_QUESTIONS:
-        qs = questions_for(scene)
+    assert not find_clip("LectureTitle").ask()
+    for section in LECTURE[1:]:
+        qs, scene = section.ask(), section.scene
         assert 2 <= len(qs) <= 3, scene
         assert qs[0].spoken.startswith("Pause and predict") and qs[0].spoken_answer, scene
         assert all(q.prompt.rstrip().endswith("?") for q in qs), scene
@@ -112,6 +112,6 @@ def test_every_section_but_the_title_has_two_or_three_questions():
 
 def test_answers_follow_the_lecturers_data():
     scores = TemperatureParameters(scores=(1.0, 2.0, 4.0))
-    hot, cold = questions_for("TemperatureSweep", scores)[:2]
+    hot, cold = find_clip("TemperatureSweep").ask(scores)[:2]
     assert hot.answer.startswith("The plain mean of the scores, 2.333:")
     assert cold.answer.startswith("The top score, max s_i = 4 (at")

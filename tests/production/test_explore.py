@@ -29,7 +29,8 @@ from attnmath import (
     temperature_sweep,
     weight_profiles,
 )
-from production.publish.page.figures import decode_weights, figure_data
+from lecture.clips import find_clip
+from lecture.sections.s6_kv_cache import decode_weights
 
 ATOL = 1e-9
 
@@ -107,7 +108,7 @@ def test_port_softmax_statistics_equal_attnmath(opened):
 
 
 def test_port_content_profiles_equal_attnmath(opened, lecture):
-    data = figure_data("KernelVariants")[1]
+    data = find_clip("KernelVariants").figure_data()
     for tau in (0.05, 0.13, 1.0, 5.0):
         got = js(opened.page, "contentProfiles", data["similarity"], tau)
         _, want = content_profiles(tau)
@@ -135,7 +136,7 @@ def test_s2_shows_attnmath_for_any_bandwidth_and_query(opened, lecture):
     page = opened.page
     x, y = noisy_sine(12, noise=0.25, seed=3)  # the lecture file's n_points and seed
     params = lecture["config"].parameters_for("KernelRegressionCollapse")
-    sigma_best = figure_data("KernelRegressionCollapse", params)[1]["sigma_best"]
+    sigma_best = find_clip("KernelRegressionCollapse").figure_data(params)["sigma_best"]
     check_s2(page, x, y, sigma_best, 0.6)  # as the page opens: the lecture's query, the best bandwidth
     assert_shown(last_number(readout(page, "s2", "sigma-best")), sigma_best, 3)
     for sigma, q in ((0.002, 0.05), (0.3, 0.6), (5.0, 0.999)):
@@ -289,7 +290,7 @@ def test_s6_steps_through_decoding(opened, lecture):
 
 
 def test_s6_data_are_the_scenes_own_decoding():
-    from lecture.parameters import KVCacheParameters
+    from lecture.sections.s6_kv_cache import KVCacheParameters
     from scenes.s6_kv_cache import KVCacheGrowth
 
     p = KVCacheParameters()
@@ -302,12 +303,12 @@ def test_s6_data_are_the_scenes_own_decoding():
 
 
 def test_s2_data_are_the_scenes_own_samples():
-    from lecture.parameters import KernelRegressionParameters
+    from lecture.sections.s2_kernel_regression import KernelRegressionParameters
     from scenes.s2_kernel_regression import KernelRegressionCollapse as S
 
     params = KernelRegressionParameters()
     stub = SimpleNamespace(params=params)  # what the scene is given in setup
     S.compute(stub)
-    data = figure_data("KernelRegressionCollapse")[1]
+    data = find_clip("KernelRegressionCollapse").figure_data()
     assert data["x"] == stub.x.tolist() and data["y"] == stub.y.tolist()
     assert data["sigma_best"] == float(stub.sigmas[stub.best]) and data["query"] == params.query

@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 from attnmath import HEAD_NAMES, Sentence, encode_words, real_heads, word_attention
+from lecture.clips import find_clip
 from lecture.config import load_config
-from lecture.parameters import HeadRoutingParameters
+from lecture.sections.s5_multihead import MODEL_PLACES, HeadRoutingParameters
 from production.publish.page import render_page
-from production.publish.page.figures import MODEL_PLACES, figure_data
 from tests.production.test_explore import assert_shown
 
 # tests that share this module's fixtures run on one xdist worker (tests/conftest.py)
@@ -138,7 +138,7 @@ def test_the_matches_are_attnmaths_and_show_their_head(model_view, sentence, mea
 
 
 def test_the_embedded_weights_are_attnmaths_to_the_printed_decimals(sentence):
-    model = figure_data("HeadRouting", HeadRoutingParameters(sentence=sentence))[1]["model"]
+    model = find_clip("HeadRouting").figure_data(HeadRoutingParameters(sentence=sentence))["model"]
     np.testing.assert_array_equal(model["weights"], np.round(expected_words(sentence), 2))
     assert model["keys"] == ["[CLS]", *sentence.texts, "[SEP]"] and (model["layers"], model["heads"]) == (
         6,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from lecture.clips import LECTURE, Clip
+from lecture.clips import LECTURE
+from lecture.parameters import Parameters
+from lecture.section import Section
 from production.options import RenderOptions
 from production.render.planning import _groups, plan_needed
 
@@ -16,7 +18,7 @@ def test_groups_share_the_lecture_out_by_length() -> None:
 
 
 def test_groups_never_more_than_the_clips_or_fewer_than_one() -> None:
-    one = [Clip("A", "a", "1", "A", 10.0)]
+    one = [Section("A", "a", "1", "A", 10.0, Parameters)]
     assert _groups(one, 8) == [one]
     assert _groups(LECTURE, 1) == [sorted(LECTURE, key=lambda c: -c.seconds)]
     assert len(_groups(LECTURE, 0)) == 1

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from lecture.clips import LECTURE
-from lecture.questions import questions_for
 from tests.production.browser import open_page
 
 PAGES = ("index.html", "notes.html")
@@ -14,7 +13,7 @@ SECTION = {"index.html": "#section-{}", "notes.html": "#notes-{}"}
 
 def asked(config):
     """Scene -> its questions, computed with the synthetic lecture's data."""
-    return {c.scene: questions_for(c.scene, config.parameters_for(c.scene)) for c in LECTURE}
+    return {c.scene: c.ask(config.parameters_of(c)) for c in LECTURE}
 
 
 @pytest.fixture(scope="module", params=[True, False], ids=["javascript", "no-javascript"])

@@ -15,7 +15,8 @@ from manim import MathTex, Mobject, SingleStringMathTex, Text, tempconfig
 
 from drawing import theme
 from drawing.widgets import LabelSwitch, Readout
-from lecture.clips import LECTURE, Clip
+from lecture.clips import LECTURE
+from lecture.section import Section
 from scenes import load_scene
 from scenes.onscreen import uncovered
 from tests.scenes.frame_audit import FrameCheck, fresh_drawing, visible_difference
@@ -108,7 +109,7 @@ class SceneRun:
     the layout and size checks of a lecturer's data, in a third of the time.
     """
 
-    def __init__(self, clip: Clip, media_dir: Path, *, frames: bool = True) -> None:
+    def __init__(self, clip: Section, media_dir: Path, *, frames: bool = True) -> None:
         base = load_scene(clip)
         run, steps, due = self, [0], [0.0]
         self.problems: list[str] = []
@@ -180,7 +181,7 @@ def media_dir() -> Path:
 _runs: dict[str, SceneRun] = {}
 
 
-def cached_run(clip: Clip, media_dir: Path | None = None) -> SceneRun:
+def cached_run(clip: Section, media_dir: Path | None = None) -> SceneRun:
     """One render per scene per test process (tests that share it are one xdist group: "scene-runs")."""
     if clip.scene not in _runs:
         _runs[clip.scene] = SceneRun(clip, media_dir or shared_media())

@@ -53,7 +53,7 @@ def test_sweep_readouts_print_attnmath_values_for_the_slider_position(media_dir)
 
 
 def find_clip_scores() -> tuple[float, ...]:
-    from lecture.parameters import TemperatureParameters
+    from lecture.sections.s3_softmax_temperature import TemperatureParameters
 
     return TemperatureParameters().scores
 

@@ -46,3 +46,9 @@ def test_every_number_reference_names_a_beat_the_scene_has(clip):
 
 def test_the_number_reader_finds_decimals_and_skips_names():
     assert numbers_in("T5 and ALiBi: 4.38x faster, 10 items, k_eff 2.5.") == ["4.38", "10", "2.5"]
+
+
+@pytest.mark.parametrize("clip", CLIPS[1:])
+def test_each_section_says_the_title_its_card_shows(clip):
+    title = next(b for b in script()[clip.scene] if slug(b.id) == "title")
+    assert title.text == clip.spoken_title == f"Section {title.text.split()[1]} {clip.title}."

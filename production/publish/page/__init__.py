@@ -29,11 +29,10 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from drawing import theme
-from lecture.clips import section_heading
+from lecture.clips import find_clip
 from lecture.config import LectureConfig
-from lecture.questions import questions_for
+from lecture.section import section_heading
 from production.publish.page.equations import typeset
-from production.publish.page.figures import FIGURES, figure_data
 from production.publish.page.storyboard import write_storyboard
 from production.publish.page.transcript import transcript_sections
 
@@ -42,7 +41,7 @@ __all__ = [
     "render_notes",
     "render_transcript",
     "write_storyboard",
-    "figure_data",
+    "figures_data",
     "ASSETS",
     "TEMPLATES",
 ]
@@ -113,30 +112,38 @@ def _tracks(
     return tracks
 
 
-def _figures(clips: Sequence[Mapping[str, Any]], config: LectureConfig) -> dict:
-    """Figure id -> data, for the scenes of this lecture that have an Explore figure."""
-    found = (figure_data(c["scene"], config.parameters_for(c["scene"])) for c in clips)
-    return dict(f for f in found if f is not None)
+def figures_data(clips: Sequence[Mapping[str, Any]], config: LectureConfig) -> dict[str, Any]:
+    """Figure id -> data, for the manifest's clips whose section has an Explore figure (``config``'s data).
+
+    Each section computes its figure's data from its parameters
+    (:meth:`lecture.section.Section.figure_data`): the lecturer's values where the
+    file sets them, the same values the scene renders with.
+    """
+    sections = (find_clip(c["scene"]) for c in clips)
+    return {s.figure_id: s.figure_data(config.parameters_of(s)) for s in sections if s.figure is not None}
 
 
 def _clips_context(
     clips: Sequence[Mapping[str, Any]], folder: Path, config: LectureConfig
 ) -> list[dict[str, Any]]:
     """Every clip's context, with its Explore figure's id (None without one) and its questions."""
-    return [
-        {
-            **_clip_context(c, folder, i),
-            "figure": FIGURES[c["scene"]][0] if c["scene"] in FIGURES else None,
-            "questions": questions_for(c["scene"], config.parameters_for(c["scene"])),
-        }
-        for i, c in enumerate(clips)
-    ]
+    contexts = []
+    for i, c in enumerate(clips):
+        section = find_clip(c["scene"])
+        contexts.append(
+            {
+                **_clip_context(c, folder, i),
+                "figure": section.figure_id if section.figure is not None else None,
+                "questions": section.ask(config.parameters_of(section)),
+            }
+        )
+    return contexts
 
 
 def render_page(manifest: Mapping[str, Any], folder: Path, config: LectureConfig | None = None) -> str:
     """The page's HTML for ``manifest`` (files in ``folder``), its figures with ``config``'s data."""
     clips, config = manifest["clips"], config or LectureConfig()
-    figures = _figures(clips, config)
+    figures = figures_data(clips, config)
     lec, described = manifest["lecture"], manifest.get("described")
     context = {
         "title": manifest["title"],
@@ -167,6 +174,7 @@ def render_notes(manifest: Mapping[str, Any], tex_dir: Path, config: LectureConf
     sections = []
     for clip in manifest["clips"]:
         shots = {s["beat"]: s["image"] for s in clip.get("storyboard", [])}
+        section = find_clip(clip["scene"])
         sections.append(
             {
                 "scene": clip["scene"],
@@ -176,8 +184,8 @@ def render_notes(manifest: Mapping[str, Any], tex_dir: Path, config: LectureConf
                     {**b, "image": shots.get(b["id"]), "at": clip["start"] + b["start"]}
                     for b in clip["beats"]
                 ],
-                "equations": typeset(clip["scene"], tex_dir),
-                "questions": questions_for(clip["scene"], config.parameters_for(clip["scene"])),
+                "equations": typeset(section, tex_dir),
+                "questions": section.ask(config.parameters_of(section)),
             }
         )
     context = {

@@ -17,7 +17,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from lecture.clips import section_heading
+from lecture.section import section_heading
 from production.publish.page.mathml import mathml
 
 __all__ = ["transcript_sections"]

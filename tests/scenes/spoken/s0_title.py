@@ -5,5 +5,5 @@ from __future__ import annotations
 from lecture.clips import LECTURE
 
 EXPECTED = {
-    "outline": lambda: [str(sum(1 for clip in LECTURE if clip.section != "0"))],
+    "outline": lambda: [str(sum(1 for clip in LECTURE if clip.number != "0"))],
 }

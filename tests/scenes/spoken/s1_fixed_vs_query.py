@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from attnmath import fit_similarity
-from lecture.parameters import FixedVsQueryParameters
+from lecture.sections.s1_fixed_vs_query import FixedVsQueryParameters
 from scenes.s1_fixed_vs_query import FixedVsQueryWeights
 
 # the scene's data parameters (its model) and its own held-out sample settings

@@ -7,7 +7,7 @@ from functools import cache
 
 import numpy as np
 
-from lecture.parameters import KernelRegressionParameters
+from lecture.sections.s2_kernel_regression import KernelRegressionParameters
 
 S = KernelRegressionParameters()  # the scene's data parameters
 SIGMAS = np.geomspace(*S.sigma_range, S.grid_size)  # the grid the scene's bandwidth slider steps through

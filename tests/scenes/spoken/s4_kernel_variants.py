@@ -15,7 +15,7 @@ import numpy as np
 from scipy.special import softmax
 
 from attnmath import weight_profiles
-from lecture.parameters import KernelVariantsParameters
+from lecture.sections.s4_kernel_variants import KernelVariantsParameters
 from scenes.s4_kernel_variants import KernelVariants
 
 DATA = Path(__file__).resolve().parents[3] / "scenes" / "data" / "attention_cost.json"

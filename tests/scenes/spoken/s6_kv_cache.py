@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from lecture.clips import LECTURE
-from lecture.parameters import KVCacheParameters
+from lecture.sections.s6_kv_cache import KVCacheParameters
 
 LAYERS, HEADS, WIDTH, FP16 = 32, 32, 128, 2
 PER_TOKEN = 2 * LAYERS * HEADS * WIDTH * FP16  # a key and a value per layer and head

@@ -6,7 +6,7 @@ import numpy as np
 from scipy.special import softmax
 from scipy.stats import entropy
 
-from lecture.parameters import TemperatureParameters
+from lecture.sections.s3_softmax_temperature import TemperatureParameters
 from scenes.s7_adaptive_sufficiency import AdaptiveSufficiency
 
 SCORES = np.asarray(TemperatureParameters().scores)  # section 3's scores, as the recap reads them

@@ -1,0 +1,74 @@
+"""Section 1: fixed weights (the mean), kernel weights and attention's learned, query-dependent weights."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from lecture.parameters import Integer, Parameters, lecturer
+from lecture.questions import Question
+from lecture.section import Section
+
+__all__ = ["FixedVsQueryParameters", "SECTION"]
+
+
+@dataclass(frozen=True)
+class FixedVsQueryParameters(Parameters):
+    """The noisy points the three estimators read."""
+
+    scene: ClassVar[str] = "FixedVsQueryWeights"
+    n_points: int = lecturer(10, Integer(4, 30))
+    seed: int = lecturer(2, Integer(0, 2**31, shown=False))
+    noise: float = 0.25
+
+
+def questions(p: FixedVsQueryParameters) -> list[Question]:
+    """Where the weights go when the query moves; why the learned similarity lost on fresh points."""
+    n = p.n_points
+    w = float(np.full(n, 1.0 / n)[0])
+    return [
+        Question(
+            "If the query moves right, where do the kernel's and attention's weights go?",
+            "They follow it: the Gaussian kernel's weight moves onto the points nearest the new query, and "
+            "the learned similarity, fitted to this smooth curve, here favours nearby points too. Only the "
+            "mean's weights, fixed at 1/N, stay put.",
+            "Pause and predict: if the query moves right, where do the kernel's and attention's weights go?",
+            "They follow it: the kernel's weight moves onto the points nearest the new query; attention's "
+            "moves too, not always onto the nearest.",
+        ),
+        Question(
+            f"The mean weighs each of the {n} points by 1/N. If the query moves, what weight does each "
+            "point get?",
+            f"Still 1/{n} = {w:.2f}: the mean's weights never look at the query. Only the kernel and "
+            "attention move their weights with it.",
+            "",
+            "",
+        ),
+        Question(
+            "The learned similarity beat the Gaussian on the points it was tuned on, and lost on fresh "
+            "ones. What does that gap say?",
+            "It fitted the noise of its few tuning points: more free numbers than the data can pin down. "
+            "More data, or inputs no fixed kernel can compare, is where learning the similarity pays.",
+            "",
+            "",
+        ),
+    ]
+
+
+SECTION = Section(
+    scene=FixedVsQueryParameters.scene,
+    module="s1_fixed_vs_query",
+    number="1",
+    title="Fixed and query-dependent weights",
+    seconds=86.0,
+    parameters=FixedVsQueryParameters,
+    questions=questions,
+    equations=(
+        r"\hat y(q) = \sum_i w_i(q)\, y_i, \qquad \sum_i w_i(q) = 1",
+        r"\text{sufficient statistic:}\quad & w_i = 1/N \\"
+        r"\text{kernel regression:}\quad & w_i(q) \propto K(q, x_i) \\"
+        r"\text{attention:}\quad & w_i(q) \propto \exp\!\big(\psi(q)^\top W_Q W_K^\top \psi(x_i)\big)",
+    ),
+)

@@ -1,0 +1,86 @@
+"""Section 3: softmax is the entropy-regularised retrieval rule, swept over its temperature."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from attnmath import temperature_sweep
+from attnmath.datasets import RETRIEVAL_SCORES
+from lecture.parameters import Numbers, Parameters, lecturer
+from lecture.questions import Question
+from lecture.section import Figure, Section, floats
+
+__all__ = ["TemperatureParameters", "SECTION"]
+
+
+@dataclass(frozen=True)
+class TemperatureParameters(Parameters):
+    """The memory items' scores and the temperatures the sweep covers."""
+
+    scene: ClassVar[str] = "TemperatureSweep"
+    scores: tuple[float, ...] = lecturer(RETRIEVAL_SCORES, Numbers(2, 16))
+    tau_range: tuple[float, float] = (0.01, 100.0)
+
+
+def questions(p: TemperatureParameters) -> list[Question]:
+    """The hot and cold limits of E_a[s] and J*, and what a uniform prior changes."""
+    s = np.asarray(p.scores, dtype=float)
+    hot, cold, coda = temperature_sweep(s, [p.tau_range[1], p.tau_range[0], 0.6]).objective
+    e_hot = float(temperature_sweep(s, [p.tau_range[1]]).expected_score[0])
+    uniform = np.full(s.size, 1.0 / s.size)
+    with_prior = float(temperature_sweep(s, [0.6], prior=uniform).objective[0])
+    return [
+        Question(
+            "As \u03c4 grows without bound, what does the average score E_a[s] approach?",
+            f"The plain mean of the scores, {float(s.mean()):.3f}: the weights become uniform, so they "
+            f"average the scores (at \u03c4 = {p.tau_range[1]:g} E_a[s] reads {e_hot:.3f}).",
+            "Pause and predict: as tau grows without bound, what does the average score approach?",
+            f"The plain mean of the scores, {float(s.mean()):.3f}: equal weights average them.",
+        ),
+        Question(
+            "As \u03c4 \u2192 0, what does the best value J* = \u03c4 log \u03a3 e^{s_i/\u03c4} approach?",
+            f"The top score, max s_i = {float(s.max()):g} (at \u03c4 = {p.tau_range[0]:g} J* = "
+            f"{float(cold):.2f}); at large \u03c4 it grows like \u03c4 log N ({float(hot):.0f} at "
+            f"\u03c4 = {p.tau_range[1]:g}).",
+            "",
+            "",
+        ),
+        Question(
+            "Add a uniform prior. Do the weights change? What happens to J at \u03c4 = 0.6?",
+            f"The weights stay put; J drops by \u03c4 log N = {0.6 * np.log(s.size):.2f}, from "
+            f"{float(coda):.2f} to {with_prior:.2f}.",
+            "",
+            "",
+        ),
+    ]
+
+
+def figure(p: TemperatureParameters) -> dict[str, Any]:
+    """The memory items' scores and the temperature range."""
+    lo, hi = p.tau_range
+    return {"scores": floats(p.scores), "tau_range": [float(lo), float(hi)], "tau": min(max(1.0, lo), hi)}
+
+
+SECTION = Section(
+    scene=TemperatureParameters.scene,
+    module="s3_softmax_temperature",
+    number="3",
+    title="Softmax is the entropy-regularised rule",
+    seconds=168.0,
+    parameters=TemperatureParameters,
+    questions=questions,
+    figure=Figure(figure),
+    equations=(
+        r"J_\tau(a) = \mathbb{E}_a[s] + \tau\, H(a) = \sum_i a_i s_i - \tau \sum_i a_i \log a_i,"
+        r"\qquad \sum_i a_i = 1",
+        r"\mathcal{L}(a, \lambda) = \sum_i a_i s_i - \tau \sum_i a_i \log a_i"
+        r" + \lambda \Big(\sum_i a_i - 1\Big), \qquad"
+        r"\frac{\partial \mathcal{L}}{\partial a_i} = s_i - \tau (\log a_i + 1) + \lambda = 0",
+        r"a_i = \frac{\exp(s_i / \tau)}{\sum_j \exp(s_j / \tau)}",
+        r"k_{\mathrm{eff}} = \exp H(a), \qquad \tau \to 0:\ k_{\mathrm{eff}} \to 1, \qquad"
+        r"\tau \to \infty:\ k_{\mathrm{eff}} \to N",
+    ),
+)

@@ -1,0 +1,92 @@
+"""Section 4: kernel variants (linear attention, local windows, ALiBi, T5) and position as a prior."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from attnmath import VARIANTS, effective_k, local_window_mask, weight_profiles
+from lecture.parameters import Parameters
+from lecture.questions import Question
+from lecture.section import Figure, Section, floats
+
+__all__ = ["KernelVariantsParameters", "SECTION"]
+
+
+@dataclass(frozen=True)
+class KernelVariantsParameters(Parameters):
+    """The temperatures the variants are compared at (fixed example data)."""
+
+    scene: ClassVar[str] = "KernelVariants"
+    tau_range: tuple[float, float] = (0.05, 5.0)
+    tau_path: tuple[float, ...] = (1.0, 0.05, 0.5)
+    seed: int = 4
+
+
+def questions(_p: KernelVariantsParameters) -> list[Question]:
+    """A zero bias, which variants decode with a fixed state, and a window's count of scores."""
+    n, w = 1000, 5  # w keys kept, the query's own included: the narration's and the picture's w
+    window = int(local_window_mask(n, w - 1, causal=True).sum())
+    full = int(np.tril(np.ones((n, n), dtype=bool)).sum())
+    return [
+        Question(
+            "Set every position bias to zero. What do the weights become?",
+            "The content weights alone: a flat prior, r_i = 1/N, changes nothing (section three's "
+            "uniform prior).",
+            "Pause and predict: set every position bias to zero. What do the weights become?",
+            "The content weights alone: a flat prior changes nothing.",
+        ),
+        Question(
+            "Which of these can decode with a fixed-size state instead of every past key and value: "
+            "softmax, linear attention, a local window, ALiBi, T5?",
+            "Linear attention (one d\u00d7d state and a normaliser) and the window (its last w entries). "
+            "Softmax, ALiBi and T5 all weigh every past key with e^{q\u00b7k/\u03c4}, so they keep them all.",
+            "",
+            "",
+        ),
+        Question(
+            f"A causal window keeps each query's last w = {w} keys, its own included. How many "
+            f"query\u2013key scores does a sequence of N = {n:,} tokens need, against full causal attention?",
+            f"{window:,} against {full:,}: about N\u00b7w instead of N\u00b2/2.",
+            "",
+            "",
+        ),
+    ]
+
+
+def figure(p: KernelVariantsParameters) -> dict[str, Any]:
+    """Similarities, offsets and the position profiles, which no temperature changes."""
+    lo, hi = p.tau_range
+    tau = float(p.tau_path[-1])
+    profiles = weight_profiles(tau)
+    return {
+        "variants": list(VARIANTS),
+        "kinds": {name: "linear" if name.startswith("linear") else "softmax" for name in VARIANTS},
+        "similarity": floats(profiles.similarity),
+        "offsets": floats(profiles.offsets),
+        "position": {name: floats(profiles.position[name]) for name in VARIANTS},
+        "position_keff": {name: float(effective_k(profiles.position[name])) for name in VARIANTS},
+        "tau_range": [float(lo), float(hi)],
+        "tau": tau,
+    }
+
+
+SECTION = Section(
+    scene=KernelVariantsParameters.scene,
+    module="s4_kernel_variants",
+    number="4",
+    title="Kernel variants",
+    seconds=118.0,
+    parameters=KernelVariantsParameters,
+    questions=questions,
+    figure=Figure(figure),
+    equations=(
+        r"\sum_i \phi(q)^\top \phi(k_i)\, v_i^\top"
+        r" = \phi(q)^\top \Big(\sum_i \phi(k_i)\, v_i^\top\Big)"
+        r"\qquad O(N^2) \to O(N)",
+        r"a_i \propto r_i \exp(s_i / \tau) = \exp\!\big((s_i + \tau \log r_i) / \tau\big)"
+        r"\quad\text{maximises}\quad \mathbb{E}_a[s] - \tau\, \mathrm{KL}(a \,\|\, r)",
+    ),
+)

@@ -1,0 +1,126 @@
+"""Section 6: causal masking and the KV cache, why it keeps raw keys and values, and what that costs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from attnmath import (
+    KVCache,
+    causal_mask,
+    kv_cache_bytes,
+    linear_state_bytes,
+    previous_token_projections,
+    raw_cache_overtakes,
+)
+from lecture.parameters import ConfigError, Integer, Parameters, Words, lecturer
+from lecture.questions import Question
+from lecture.section import Figure, Section, floats
+
+__all__ = ["KVCacheParameters", "SECTION", "MODEL", "CONTEXT", "decode_weights"]
+
+MODEL = {"n_layers": 32, "n_kv_heads": 32, "head_dim": 128}
+"""The section's 7B-class model: full multi-head keys and values, one sequence, fp16."""
+CONTEXT = 4096
+"""The section's context length."""
+
+
+@dataclass(frozen=True)
+class KVCacheParameters(Parameters):
+    """The words decoded, how many of them are the prompt, and the two heads' example data."""
+
+    scene: ClassVar[str] = "KVCacheGrowth"
+    words: tuple[str, ...] = lecturer(
+        ("The", "cat", "sat", "on", "the", "mat", "and", "then", "slept", "."), Words()
+    )
+    n_prompt: int = lecturer(4, Integer(1, 11), "fewer than the words")
+    strength: float = 6.0
+    seed: int = 6
+
+    def check(self, where: str) -> None:
+        """The prompt leaves at least one word to decode."""
+        if self.n_prompt >= len(self.words):
+            raise ConfigError(
+                f"{where}: [{self.scene}] n_prompt must be smaller than the number of words "
+                f"({len(self.words)})"
+            )
+
+
+def questions(_p: KVCacheParameters) -> list[Question]:
+    """The raw cache at twice the context, with grouped-query attention, and against linear attention."""
+    long = kv_cache_bytes(**MODEL, seq_len=2 * CONTEXT) / 2**30
+    grouped = kv_cache_bytes(MODEL["n_layers"], 8, MODEL["head_dim"], CONTEXT) / 2**30
+    state = linear_state_bytes(**MODEL)
+    per_token = kv_cache_bytes(**MODEL, seq_len=1)
+    overtakes = raw_cache_overtakes(**MODEL)
+    return [
+        Question(
+            f"The section's model takes {per_token // 1024} KiB of raw cache a "
+            f"token. How much at {2 * CONTEXT:,} tokens?",
+            f"{long:.0f} GiB: the raw cache grows linearly, twice the {CONTEXT:,}-token figure.",
+            f"Pause and predict: at {2 * CONTEXT} tokens, how big is the raw cache?",
+            f"{long:.0f} gibibytes: twice the figure at {CONTEXT}, because it grows linearly.",
+        ),
+        Question(
+            "With grouped-query attention, 8 key-value heads shared by the 32 query heads, how big is the "
+            f"cache at {CONTEXT:,} tokens?",
+            f"{grouped:.1f} GiB: a quarter of the full multi-head cache.",
+            "",
+            "",
+        ),
+        Question(
+            f"Linear attention's states and normalisers take {state / 2**20:.2f} MiB at any length. "
+            "After how many tokens does the raw cache take more?",
+            f"From {overtakes} tokens on: {overtakes - 1} tokens take "
+            f"{(overtakes - 1) * per_token / 2**20:.2f} MiB, just under.",
+            "",
+            "",
+        ),
+    ]
+
+
+def decode_weights(words: tuple[str, ...], strength: float, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Both heads' weights for each decoding step, through two real caches (as the scene decodes)."""
+    n = len(words)
+    values = np.random.default_rng(seed).normal(size=(n, 2))
+    w_q, w_k = previous_token_projections(n, strength)
+    uniform, pointer = KVCache(n, 2), KVCache(n, 2)
+    steps = []
+    for t in range(n):
+        e = np.eye(n)[t]
+        uniform.append(e @ w_k, values[t])
+        pointer.append(e @ w_k, values[t])
+        steps.append((uniform.attend(np.zeros(n)).weights, pointer.attend(e @ w_q).weights))
+    return steps
+
+
+def figure(p: KVCacheParameters) -> dict[str, Any]:
+    """The words, the prompt length, the causal mask and both heads' weights at every step."""
+    steps = decode_weights(p.words, p.strength, p.seed)
+    return {
+        "words": list(p.words),
+        "n_prompt": int(p.n_prompt),
+        "mask": causal_mask(len(p.words)).tolist(),
+        "heads": ["uniform head", "previous-token head"],
+        "weights": [[floats(u), floats(v)] for u, v in steps],
+    }
+
+
+SECTION = Section(
+    scene=KVCacheParameters.scene,
+    module="s6_kv_cache",
+    number="6",
+    title="Causal masking and the KV cache",
+    seconds=108.0,
+    parameters=KVCacheParameters,
+    questions=questions,
+    figure=Figure(figure),
+    equations=(
+        r"o_t = \sum_{i \le t} \alpha_i(q_t)\, v_i, \qquad"
+        r"\alpha_i(q_t) = \frac{\exp(q_t \cdot k_i / \tau)}{\sum_{j \le t} \exp(q_t \cdot k_j / \tau)}",
+        r"\text{KV cache after step } t:\ (k_1, v_1), \dots, (k_t, v_t)",
+        r"S_t = S_{t-1} + \phi(k_t)\, v_t^\top, \qquad o_t = \phi(q_t)^\top S_t",
+    ),
+)
