@@ -38,7 +38,8 @@ from attnmath import (
 from drawing import theme
 from drawing.plots import axis_labels, curve, quiet_axes, redraw_curve, scatter, to_scene
 from drawing.pointing import in_turn
-from drawing.widgets import BarPanel, LabelSwitch, Readout, label, math
+from drawing.readouts import LabelSwitch, Readout
+from drawing.widgets import BarPanel, label, math
 from lecture.parameters import KernelRegressionParameters
 from lecture.questions import questions_for
 from narration.narrator import Spoken

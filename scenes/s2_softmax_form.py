@@ -31,7 +31,8 @@ from manim import (
 
 from drawing import theme
 from drawing.pointing import in_turn
-from drawing.widgets import BarPanel, LabelSwitch, math
+from drawing.readouts import LabelSwitch
+from drawing.widgets import BarPanel, math
 from scenes.base import SAID
 
 __all__ = ["SoftmaxForm", "RIGHT_X", "ROLE_TEX", "SHOWN_WEIGHT"]

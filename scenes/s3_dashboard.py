@@ -25,8 +25,9 @@ from manim import (
 
 from attnmath import SweepResult, classify_regime, softmax, solve_retrieval, temperature_sweep
 from drawing import theme
+from drawing.readouts import LabelSwitch, Readout
 from drawing.steps import EquationSteps
-from drawing.widgets import BarPanel, LabelSwitch, LogSlider, Readout, fit_width, label, math
+from drawing.widgets import BarPanel, LogSlider, fit_width, label, math
 from scenes.s3_derivation import ROLE_TEX
 
 __all__ = ["Dashboard", "OBJECTIVE_Y", "PANEL_WIDTH", "PANEL_HEIGHT", "REGIME_TEXT"]

@@ -41,7 +41,8 @@ from attnmath import (
 )
 from drawing import theme
 from drawing.plots import axis_labels, curve, quiet_axes, redraw_curve, to_scene
-from drawing.widgets import BarPanel, LogSlider, Readout, label
+from drawing.readouts import Readout
+from drawing.widgets import BarPanel, LogSlider, label
 from scenes.base import SAID
 
 __all__ = ["ProfilePanels", "POSITION_STEPS", "peak_scaled"]
