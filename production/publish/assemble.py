@@ -238,7 +238,16 @@ def publish_lecture(
     if described:
         manifest["described"] = publish_described(results, out_dir, None if described is True else described)
     write_text(manifest_path, json.dumps(manifest, indent=2) + "\n")
-    write_text(out_dir / "transcript.md", transcript(title, clips_entries))
+    return _write_pages(manifest, out_dir, config)
+
+
+def _write_pages(manifest: dict[str, Any], out_dir: Path, config: LectureConfig | None) -> Path:
+    """Write the transcripts and the pages of ``manifest`` (a lecture's); return the players' page.
+
+    ``transcript.md``, ``index.html`` (the players), ``notes.html`` (the lecture
+    notes) and ``transcript.html`` (the descriptive transcript).
+    """
+    write_text(out_dir / "transcript.md", transcript(manifest["title"], manifest["clips"]))
     write_text(out_dir / "index.html", render_page(manifest, out_dir, config))
     # the notes' equations are typeset in the TeX cache the renders share (media/Tex)
     write_text(out_dir / "notes.html", render_notes(manifest, out_dir.parent.parent / "Tex", config))
