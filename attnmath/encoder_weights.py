@@ -206,6 +206,32 @@ def load_encoder() -> Encoder:
     from tokenizers import Tokenizer
 
     path = model_dir()
+    config = _checked_config(path)
+    t = load_file(str(path / "model.safetensors"))
+    tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
+    tokenizer.no_truncation()  # the file truncates and pads to 128; lengths are checked here instead
+    tokenizer.no_padding()
+    return Encoder(
+        word_embeddings=_read_only(t["embeddings.word_embeddings.weight"]),
+        position_embeddings=_read_only(t["embeddings.position_embeddings.weight"]),
+        token_type_embedding=_read_only(t["embeddings.token_type_embeddings.weight"][0]),
+        embedding_norm=_norm(t, "embeddings.LayerNorm"),
+        layers=tuple(_layer(t, f"encoder.layer.{i}") for i in range(config["num_hidden_layers"])),
+        n_heads=int(config["num_attention_heads"]),
+        eps=float(config["layer_norm_eps"]),
+        tokenizer=tokenizer,
+        path=path,
+    )
+
+
+def _checked_config(path: Path) -> dict[str, Any]:
+    """The model's ``config.json`` in ``path``, once every file is there and the config is the expected one.
+
+    Raises
+    ------
+    EncoderError
+        If a file is missing, or the config is not all-MiniLM-L6-v2's.
+    """
     for name in MODEL_SHA256:
         if not (path / name).is_file():
             raise EncoderError(f"{path / name} is missing: reinstall the model, {MODEL_INSTALL}")
@@ -215,40 +241,28 @@ def load_encoder() -> Encoder:
         raise EncoderError(
             f"{path / 'config.json'} is not all-MiniLM-L6-v2's ({wrong}); run tools/check_model.py"
         )
-    t = load_file(str(path / "model.safetensors"))
+    return config
 
-    def norm(prefix: str) -> tuple[F32, F32]:
-        return _read_only(t[f"{prefix}.weight"]), _read_only(t[f"{prefix}.bias"])
 
-    def linear(prefix: str) -> tuple[F32, F32]:
-        return _read_only(t[f"{prefix}.weight"].T), _read_only(t[f"{prefix}.bias"])
+def _norm(t: dict[str, Any], prefix: str) -> tuple[F32, F32]:
+    """A layer norm's (scale, shift) from the tensors ``t``."""
+    return _read_only(t[f"{prefix}.weight"]), _read_only(t[f"{prefix}.bias"])
 
-    layers = []
-    for i in range(config["num_hidden_layers"]):
-        p = f"encoder.layer.{i}"
-        layers.append(
-            EncoderLayer(
-                *linear(f"{p}.attention.self.query"),
-                *linear(f"{p}.attention.self.key"),
-                *linear(f"{p}.attention.self.value"),
-                *linear(f"{p}.attention.output.dense"),
-                norm(f"{p}.attention.output.LayerNorm"),
-                *linear(f"{p}.intermediate.dense"),
-                *linear(f"{p}.output.dense"),
-                norm(f"{p}.output.LayerNorm"),
-            )
-        )
-    tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
-    tokenizer.no_truncation()  # the file truncates and pads to 128; lengths are checked here instead
-    tokenizer.no_padding()
-    return Encoder(
-        word_embeddings=_read_only(t["embeddings.word_embeddings.weight"]),
-        position_embeddings=_read_only(t["embeddings.position_embeddings.weight"]),
-        token_type_embedding=_read_only(t["embeddings.token_type_embeddings.weight"][0]),
-        embedding_norm=norm("embeddings.LayerNorm"),
-        layers=tuple(layers),
-        n_heads=int(config["num_attention_heads"]),
-        eps=float(config["layer_norm_eps"]),
-        tokenizer=tokenizer,
-        path=path,
+
+def _linear(t: dict[str, Any], prefix: str) -> tuple[F32, F32]:
+    """A linear map's (weight, bias) from the tensors ``t``, the weight transposed to (in, out)."""
+    return _read_only(t[f"{prefix}.weight"].T), _read_only(t[f"{prefix}.bias"])
+
+
+def _layer(t: dict[str, Any], p: str) -> EncoderLayer:
+    """Encoder layer ``p`` (``encoder.layer.<i>``) from the tensors ``t``."""
+    return EncoderLayer(
+        *_linear(t, f"{p}.attention.self.query"),
+        *_linear(t, f"{p}.attention.self.key"),
+        *_linear(t, f"{p}.attention.self.value"),
+        *_linear(t, f"{p}.attention.output.dense"),
+        _norm(t, f"{p}.attention.output.LayerNorm"),
+        *_linear(t, f"{p}.intermediate.dense"),
+        *_linear(t, f"{p}.output.dense"),
+        _norm(t, f"{p}.output.LayerNorm"),
     )

@@ -155,32 +155,13 @@ def head_scores(
     (array([[1., 1.]]), array([[0.33333333, 0.33333333]]))
     """
     a = _attention(attention)
-    if a.ndim != 4:
-        raise ValueError(f"attention must have shape (L, H, T, T), got {a.shape}")
-    t = a.shape[-1]
-    if len(tokens) != t:
-        raise ValueError(f"tokens has {len(tokens)} entries for attention over {t} tokens")
-    ids = np.asarray(word_ids)
-    if ids.dtype.kind not in "iu" or ids.shape != (t,):
-        raise ValueError(f"word_ids must be integers of shape ({t},), got {ids.dtype} {ids.shape}")
+    ids = _word_ids(a, tokens, word_ids)
     words = ids >= 0
-    if not words.any():
-        raise ValueError("word_ids marks no token as part of a word")
     special, punct = special_tokens(tokens), punctuation_tokens(tokens)
     after_word = np.concatenate([[False], words[:-1]]) & words  # the previous token is a word token too
     before_word = np.concatenate([words[1:], [False]]) & words  # the next token is a word token too
     none = np.zeros(a.shape[:2])
-    syntax = modifiers = None
-    if sentence is not None:
-        if not isinstance(sentence, Sentence):
-            raise TypeError(f"sentence must be a Sentence, got {type(sentence).__name__}")
-        if int(ids.max()) + 1 != len(sentence):
-            raise ValueError(f"word_ids has {int(ids.max()) + 1} words, the sentence {len(sentence)}")
-        targets = stylized_heads(sentence).targets  # (4, W, W); a row pointing only at itself: no annotation
-        annotated = targets & ~np.eye(len(sentence), dtype=bool)
-        syntax_targets, modifier_targets = (targets[h] & annotated[h].any(axis=1)[:, None] for h in (1, 3))
-        syntax = target_score(a, ids, syntax_targets) if syntax_targets.any() else None
-        modifiers = target_score(a, ids, modifier_targets) if modifier_targets.any() else None
+    syntax, modifiers = _annotated_scores(a, ids, sentence) if sentence is not None else (None, None)
     return HeadScores(
         tokens=tuple(tokens),
         previous=previous_token_score(a, after_word) if after_word.any() else none,
@@ -195,6 +176,48 @@ def head_scores(
         syntax=syntax,
         modifiers=modifiers,
     )
+
+
+def _word_ids(a: np.ndarray, tokens: Sequence[str], word_ids: Any) -> np.ndarray:
+    """``word_ids`` as an integer array, checked against the (L, H, T, T) attention ``a`` and ``tokens``.
+
+    Raises
+    ------
+    ValueError
+        Where ``a`` is not 4-d, ``tokens`` or ``word_ids`` do not have one entry per
+        token, or no token is part of a word.
+    """
+    if a.ndim != 4:
+        raise ValueError(f"attention must have shape (L, H, T, T), got {a.shape}")
+    t = a.shape[-1]
+    if len(tokens) != t:
+        raise ValueError(f"tokens has {len(tokens)} entries for attention over {t} tokens")
+    ids = np.asarray(word_ids)
+    if ids.dtype.kind not in "iu" or ids.shape != (t,):
+        raise ValueError(f"word_ids must be integers of shape ({t},), got {ids.dtype} {ids.shape}")
+    if not (ids >= 0).any():
+        raise ValueError("word_ids marks no token as part of a word")
+    return ids
+
+
+def _annotated_scores(
+    a: np.ndarray, ids: np.ndarray, sentence: Sentence
+) -> tuple[FloatArray | None, FloatArray | None]:
+    """The ``syntax`` and ``modifiers`` scores of :func:`head_scores`: None where nothing is annotated.
+
+    The targets are :func:`attnmath.heads.stylized_heads`' H2 and H4 rows that
+    point at a word other than their own.
+    """
+    if not isinstance(sentence, Sentence):
+        raise TypeError(f"sentence must be a Sentence, got {type(sentence).__name__}")
+    if int(ids.max()) + 1 != len(sentence):
+        raise ValueError(f"word_ids has {int(ids.max()) + 1} words, the sentence {len(sentence)}")
+    targets = stylized_heads(sentence).targets  # (4, W, W); a row pointing only at itself: no annotation
+    annotated = targets & ~np.eye(len(sentence), dtype=bool)
+    syntax_targets, modifier_targets = (targets[h] & annotated[h].any(axis=1)[:, None] for h in (1, 3))
+    syntax = target_score(a, ids, syntax_targets) if syntax_targets.any() else None
+    modifiers = target_score(a, ids, modifier_targets) if modifier_targets.any() else None
+    return syntax, modifiers
 
 
 @dataclass(frozen=True)

@@ -221,6 +221,19 @@ def _modifier_targets(s: Sentence) -> NDArray[np.bool_]:
     return t
 
 
+def _designed_targets(sentence: Sentence) -> NDArray[np.bool_]:
+    """Each head's designed targets, (4, T, T): the previous token, syntax, none (H3 is a bias), modifiers."""
+    n = len(sentence)
+    return np.stack(
+        [
+            np.eye(n, k=-1, dtype=bool),
+            _syntax_targets(sentence),
+            np.zeros((n, n), dtype=bool),
+            _modifier_targets(sentence),
+        ]
+    )
+
+
 def stylized_heads(
     sentence: Sentence = DEFAULT_SENTENCE,
     *,
@@ -268,14 +281,7 @@ def stylized_heads(
     for h in range(4):
         w_v[pos, h * d_head : (h + 1) * d_head] = np.eye(n)
     w_o = rng.normal(size=(4 * d_head, d_model)) / np.sqrt(4 * d_head)
-    targets = np.stack(
-        [
-            np.eye(n, k=-1, dtype=bool),
-            _syntax_targets(sentence),
-            np.zeros((n, n), dtype=bool),
-            _modifier_targets(sentence),
-        ]
-    )
+    targets = _designed_targets(sentence)
     bias = np.stack(
         [np.zeros((n, n)), strength * targets[1], alibi_bias(n, decay, causal=False), strength * targets[3]]
     )

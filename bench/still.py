@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, UP, Scene
 
-from drawing.widgets import BarPanel, Readout, label
+from drawing.readouts import Readout
+from drawing.widgets import BarPanel, label
 
 SECONDS = 60.0
 

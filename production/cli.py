@@ -44,6 +44,7 @@ BUG = 70
 """Exit status of an internal error (``EX_SOFTWARE`` in sysexits.h)."""
 DEFAULT_MEDIA = REPO / "media"
 DEFAULT_CONFIG = REPO / "lecture.toml"
+Subcommands = argparse._SubParsersAction  # what ``add_subparsers`` returns: the commands are added to it
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -57,11 +58,23 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="the scenes in lecture order")
+    _add_script(sub)
+    _add_preview(sub)
+    _add_renders(sub)
+    return parser.parse_args(argv)
+
+
+def _add_script(sub: Subcommands) -> None:
+    """The ``script`` command and its options."""
     script = sub.add_parser("script", help="the narration script, beat by beat, for a lecturer to record")
     script.add_argument("--out", type=Path, default=None, help="write to this file (default: print it)")
     script.add_argument(
         "--media-dir", type=Path, default=DEFAULT_MEDIA, help="where scenes' plans are kept (default media/)"
     )
+
+
+def _add_preview(sub: Subcommands) -> None:
+    """The ``preview`` command and its options."""
     preview = sub.add_parser("preview", help="render the named beats of a scene, with voice and captions")
     preview.add_argument("scene", metavar="SCENE", help="the scene's name (see `list`)")
     preview.add_argument(
@@ -78,6 +91,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     preview.add_argument(
         "--watch", action="store_true", help="keep running: after each save, render the beats that changed"
     )
+
+
+def _add_renders(sub: Subcommands) -> None:
+    """The ``render``, ``build`` and ``slides`` commands, which share most of their options."""
     for name, text in (
         ("render", "render chosen scenes"),
         ("build", "render and publish the whole lecture"),
@@ -121,7 +138,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                 "of each clip): each beat's description spoken while its picture holds; renders no frames "
                 "after a plain build",
             )
-    return parser.parse_args(argv)
 
 
 def config_path(args: argparse.Namespace) -> Path | None:

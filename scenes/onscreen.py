@@ -1,6 +1,6 @@
 """What a scene shows as equations right now: the LaTeX a descriptive transcript lists for each beat.
 
-A readout (:class:`drawing.widgets.Readout`) counts as its label and the value
+A readout (:class:`drawing.readouts.Readout`) counts as its label and the value
 it shows. An equation's parts (``MathTex("a", "=", "b")``) on one line are one
 equation, parts moved onto lines of their own are equations of their own, and
 a part shown without the rest (``Write(formula[0])``) counts. A ``MathTex``
@@ -15,7 +15,7 @@ from __future__ import annotations
 from manim import MathTex, Mobject, Scene, SingleStringMathTex
 from manim.mobject.text.tex_mobject import MathTexPart
 
-from drawing.widgets import Readout
+from drawing.readouts import Readout
 
 __all__ = ["visible_equations", "now_shows", "separate_equations", "uncovered"]
 

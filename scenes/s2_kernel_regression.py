@@ -1,32 +1,29 @@
 """Section 2: attention as Nadaraya–Watson kernel regression, and its collapse at the extremes.
 
 Render with ``manim -qh scenes/s2_kernel_regression.py KernelRegressionCollapse``.
+
+The closing beats, the kernel's weights rewritten as a softmax, live beside it
+in :mod:`scenes.s2_softmax_form`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DL,
     DOWN,
     LEFT,
     RIGHT,
     UP,
-    UR,
-    Circumscribe,
     Create,
     DashedLine,
     Dot,
     FadeIn,
     FadeOut,
     Indicate,
-    Line,
-    MathTex,
     Mobject,
     ReplacementTransform,
     ValueTracker,
     VGroup,
-    Write,
 )
 
 from attnmath import (
@@ -41,10 +38,12 @@ from attnmath import (
 from drawing import theme
 from drawing.plots import axis_labels, curve, quiet_axes, redraw_curve, scatter, to_scene
 from drawing.pointing import in_turn
-from drawing.widgets import BarPanel, LabelSwitch, Readout, label, math
+from drawing.readouts import LabelSwitch, Readout
+from drawing.widgets import BarPanel, label, math
 from lecture.sections.s2_kernel_regression import KernelRegressionParameters
 from narration.narrator import Spoken
 from scenes.base import SAID, LectureScene
+from scenes.s2_softmax_form import RIGHT_X, ROLE_TEX, SHOWN_WEIGHT, SoftmaxForm
 
 __all__ = ["KernelRegressionCollapse"]
 
@@ -52,7 +51,6 @@ __all__ = ["KernelRegressionCollapse"]
 # the leave-one-out error against the bandwidth.
 MAIN_X, MAIN_Y, MAIN_W, MAIN_H = -2.7, 1.4, 6.8, 2.9
 BARS_Y, BARS_H = -1.5, 1.3
-RIGHT_X = 3.8
 LOO_Y, LOO_W, LOO_H = -1.05, 4.7, 2.0
 Y_RANGE = (-1.9, 1.9)
 WEIGHT_TITLE = "weight w\u1d62"
@@ -62,12 +60,9 @@ REGIME_TEXT = {
     "intermediate": "neighbours averaged",
     "uniform": "all equal: the mean",
 }
-SHOWN_WEIGHT = 0.01  # a weight bar lower than this is too thin to see
-# "q" is safe here: no TeX command in this scene's formulas contains the letter.
-ROLE_TEX = {"y_i": theme.VALUE, "x_i": theme.KEY, "x_j": theme.KEY, "q": theme.QUERY, "w_i": theme.WEIGHT}
 
 
-class KernelRegressionCollapse(LectureScene[KernelRegressionParameters]):
+class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParameters]):
     """The bandwidth sweeps from tiny to huge: steps, a smooth fit, then the global mean."""
 
     def construct(self) -> None:
@@ -326,85 +321,3 @@ class KernelRegressionCollapse(LectureScene[KernelRegressionParameters]):
         self.hold(0.5)
         self.sweep_to(self.log_sigma, np.log10(self.sigmas[self.best]), 1.5)
         self.stop_live(self.live)
-
-    def show_softmax_identity(self) -> None:
-        """The Gaussian weights written as a softmax, then expanded into a dot-product score."""
-        identity = self.identity()
-        with self.beat(
-            "softmax-form",
-            "Now write the Gaussian weights as a softmax of minus the squared distance "
-            "over two sigma squared: "
-            "exponentials divided by their sum.",
-            shows=SAID,  # the formula written is the one spoken; the readouts leave to make room
-        ):
-            self.stop_live(self.live)
-            self.play(FadeOut(self.readouts), FadeOut(self.regime), run_time=0.8)
-            self.when_said("as a softmax", Write(identity[0]), run_time=2.5)
-            bump = Indicate(self.bump, color=theme.TEXT, scale_factor=1.0)  # the Gaussian the formula writes
-            self.when_said("squared distance", bump, run_time=1.5)
-        with self.beat(
-            "expand",
-            "Expand the square: a dot-product score, q times x i over sigma squared, plus a key-only term. "
-            "The q-only term cancels.",
-            shows="Key term: minus x i squared over 2 sigma squared; the q term, struck out.",
-        ):
-            expanded, strike = self.expanded_line(identity)
-            self.play(FadeIn(expanded, shift=0.2 * DOWN), run_time=1.5)
-            self.when_said("dot-product score", Circumscribe(expanded, color=theme.SCORE), run_time=1.5)
-            self.when_said("q-only term", Create(strike), run_time=0.8)
-            self.play(FadeOut(strike), ReplacementTransform(expanded, identity[1]), run_time=1.2)
-        with self.beat(
-            "attention",
-            "So these yellow weights are attention weights, keys x i, values y i: dot-product scores "
-            "at temperature sigma squared, plus a key-only offset.",
-            shows=SAID,  # the ring points at "these yellow weights"; the visible bars were described before
-        ):
-            weights = self.w[self.index()]
-            shown = VGroup(*(bar for bar, w in zip(self.bars.bars, weights, strict=True) if w > SHOWN_WEIGHT))
-            self.play(Circumscribe(shown, color=theme.WEIGHT), run_time=2.0)  # the bars, not the empty row
-            self.when_said("keys x i", Create(self.key_ticks(), lag_ratio=0.1), run_time=1.0)
-            values = in_turn(self.dots, color=theme.VALUE, scale=1.6, lag=0.05)
-            self.when_said("values y i", values, run_time=1.2)
-            self.when_said("temperature", Circumscribe(identity[1], color=theme.TEMPERATURE), run_time=1.5)
-
-    def key_ticks(self) -> VGroup:
-        """A key-coloured tick under each sample's weight bar: the keys are the inputs x i."""
-        ticks = VGroup()
-        for bar in self.bars.bars:
-            bottom = bar.get_bottom()
-            ticks.add(Line(bottom, bottom + 0.2 * DOWN, color=theme.KEY, stroke_width=4))
-        return ticks
-
-    def expanded_line(self, identity: VGroup) -> tuple[MathTex, Line]:
-        """The square expanded in full, with the q-only term -q^2 / 2 sigma^2, and a stroke through it.
-
-        That term is the same for every i, so the softmax drops it: struck, it leaves as the line
-        becomes the identity's second line.
-        """
-        expanded = math(
-            r"= \mathrm{softmax}_i\!\left(\frac{q\, x_i}{\sigma^2} - \frac{x_i^2}{2\sigma^2}"
-            r" - \frac{q^2}{2\sigma^2}\right)",
-            colors=ROLE_TEX,
-            size=38,
-        )
-        expanded.align_to(identity[1], LEFT).match_y(identity[1])
-        glyphs = sorted(expanded.family_members_with_points(), key=lambda g: g.get_center()[0])
-        term = VGroup(*glyphs[-8:-1])  # "- q^2 / 2 sigma^2": the last seven glyphs before the bracket
-        strike = Line(term.get_corner(DL), term.get_corner(UR), color=theme.WARNING, stroke_width=5)
-        return expanded, strike
-
-    def identity(self) -> VGroup:
-        """The two lines of the identity, placed where the estimator's formula was."""
-        identity = VGroup(
-            math(
-                r"w_i = \mathrm{softmax}_i\!\left(-\frac{\|q - x_i\|^2}{2\sigma^2}\right)",
-                colors=ROLE_TEX,
-                size=42,
-            ),
-            math(
-                r"= \mathrm{softmax}_i\!\left(\frac{q\, x_i}{\sigma^2} - \frac{x_i^2}{2\sigma^2}\right)",
-                colors=ROLE_TEX,
-                size=42,
-            ),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
-        return identity.move_to([RIGHT_X, theme.SAFE_TOP - identity.height / 2 - 0.1, 0])

@@ -119,6 +119,13 @@ class SoftmaxDerivation(_Scene):
 
     def derive(self) -> None:
         """The derivation, one step per beat, before any numerical check."""
+        self.objective_beats()
+        self.stationary_beats()
+        self.softmax_beats()
+        self.maximum_beats()
+
+    def objective_beats(self) -> None:
+        """The objective J and its two terms: the average score, and the entropy bonus tau weighs."""
         with self.beat(
             "objective",
             "Softmax maximises this objective, J. Its first term, E a of s, is the average score under a.",
@@ -135,6 +142,9 @@ class SoftmaxDerivation(_Scene):
             )
             tau = Indicate(self.steps.main[4], color=theme.TEMPERATURE, scale_factor=1.1)
             self.when_said("sets its worth", tau, run_time=1.2)
+
+    def stationary_beats(self) -> None:
+        """The Lagrangian, its stationary point, and why the maximum is interior."""
         with self.beat(
             "lagrangian",
             "Take tau above zero. For the sum to one, add a Lagrange multiplier, lambda, "
@@ -162,6 +172,9 @@ class SoftmaxDerivation(_Scene):
             self.steps.mark(*STEPS["positive"][1])
             self.entropy_plot.slide_tangent(self, 0.004, run_time=2.0)  # the tangent stands up at zero
             self.steps.attach(self.entropy_plot)  # it leaves with its step
+
+    def softmax_beats(self) -> None:
+        """Solve the stationary point for a_i: a constant apart, normalised, it is softmax."""
         with self.beat(
             "log",
             "Divide by tau: log a i is s i over tau, plus a constant, lambda over tau, then minus one: "
@@ -177,6 +190,9 @@ class SoftmaxDerivation(_Scene):
             self.steps.step(STEPS["softmax"][0], *STEPS["softmax"][1], at="fixes the constant")
             self.until_said("exactly")
             self.steps.mark((((4,),), "the attention weights", theme.WEIGHT))
+
+    def maximum_beats(self) -> None:
+        """Why that point is the one maximum (strict concavity on the simplex), and J's best value."""
         with self.beat(
             "concave",
             "A maximum? Minus x log x has second derivative minus one over x: H is strictly concave, "

@@ -1,6 +1,10 @@
 """Section 6: causal masking and the KV cache — why the cache stores raw keys and values.
 
 Render with ``manim -qh scenes/s6_kv_cache.py KVCacheGrowth``.
+
+Beside it: :mod:`scenes.s6_mask` (the causal mask), :mod:`scenes.s6_caches` (the
+two heads' caches as decoding grows them) and :mod:`scenes.s6_why_raw` (why
+softmax's cache keeps raw keys and values).
 """
 
 from __future__ import annotations
@@ -14,18 +18,13 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
-    Brace,
     Circumscribe,
-    Create,
-    CurvedArrow,
     FadeIn,
     FadeOut,
     Indicate,
-    LaggedStart,
     MathTex,
     Rectangle,
     Square,
-    Text,
     TransformMatchingTex,
     VGroup,
 )
@@ -33,23 +32,19 @@ from manim import (
 from attnmath import (
     KVCache,
     RunningSummary,
-    causal_mask,
     kv_cache_bytes,
     linear_state_bytes,
     previous_token_projections,
 )
 from drawing import theme
-from drawing.flow import baseline_of, flow_words
-from drawing.widgets import BarPanel, label, math, wrapped
+from drawing.widgets import label, math, wrapped
 from lecture.sections.s6_kv_cache import KVCacheParameters
 from scenes.base import SAID, LectureScene
+from scenes.s6_caches import GAP, LEFT_X, DecodingCaches
 from scenes.s6_why_raw import MODEL, WhyRawCache
 
 __all__ = ["KVCacheGrowth"]
 
-LEFT_X = theme.SAFE_LEFT + 0.75  # where cached position 1 starts; k and v are named left of it
-TEXT_Y = theme.SAFE_TOP - 0.05  # top of the generated text
-LABEL_H, BAR_H, SIDE, GAP = 0.45, 0.8, 0.48, 0.06  # a head's name, weight bars, key and value boxes
 SUM_SIZE = 44  # the running sum and its count: read at 640 pixels
 VALUES = {"v_i": theme.VALUE}  # the sum's values in their role's colour
 
@@ -59,16 +54,7 @@ def as_text(words: Sequence[str]) -> str:
     return re.sub(r" (?=[.,;:!?])", "", " ".join(words))
 
 
-def fit_word(word: str, width: float, color: str) -> Text:
-    """``word`` as a small label, cut short with an ellipsis where it is wider than ``width``."""
-    for n in range(len(word), 0, -1):
-        mob = label(word[:n] + ("" if n == len(word) else "\u2026"), small=True, color=color)
-        if mob.width <= width:
-            return mob
-    return mob
-
-
-class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
+class KVCacheGrowth(WhyRawCache, DecodingCaches, LectureScene[KVCacheParameters]):
     """Decode token by token: a uniform head folds into a running sum; pointer heads need the raw cache."""
 
     def construct(self) -> None:
@@ -146,167 +132,6 @@ class KVCacheGrowth(WhyRawCache, LectureScene[KVCacheParameters]):
             self.weights.append((flat.weights, pointer.attend(e @ w_q).weights))
             self.summary_matches.append(bool(np.allclose(flat.output, summary.read())))
         self.cache_bytes = (uniform.nbytes, summary.nbytes)
-
-    # --- drawing -----------------------------------------------------------------
-    @property
-    def col(self) -> float:
-        """Width of one cached position's column."""
-        return min(1.15, (theme.SAFE_RIGHT - LEFT_X) / len(self.params.words))
-
-    def column_x(self, i: int) -> float:
-        """Scene x of cached position i."""
-        return LEFT_X + (i + 0.5) * self.col
-
-    def kv_column(self, i: int, y: float) -> VGroup:
-        """A key box over a value box for position i."""
-        side = min(SIDE * self.fit, 0.8 * self.col)
-        k = Square(side_length=side, color=theme.KEY, fill_opacity=0.6).move_to([self.column_x(i), y, 0])
-        v = Square(side_length=side, color=theme.VALUE, fill_opacity=0.6).next_to(k, DOWN, buff=GAP)
-        return VGroup(k, v)
-
-    def plan_rows(self, top: float) -> None:
-        """Stack the two heads (name, weight bars, key and value boxes) and the warning under ``top``.
-
-        At full size when the generated text takes one line; shrunk together
-        (never the text) when a lecturer's longer words take more.
-        """
-        fixed, scalable = 3 * LABEL_H + 8 * GAP, 2 * (BAR_H + 2 * SIDE + 0.15)
-        self.fit = min(1.4, (top - theme.SAFE_BOTTOM - fixed) / scalable)
-        bar, side = BAR_H * self.fit, min(SIDE * self.fit, 0.8 * self.col)
-        self.label_ys, self.bar_ys, self.key_ys = [], [], []
-        y = top
-        for _head in (0, 1):
-            self.label_ys.append(y - LABEL_H / 2)
-            self.bar_ys.append(y - LABEL_H - GAP - bar / 2)
-            self.key_ys.append(y - LABEL_H - 2 * GAP - bar - side / 2)
-            y -= LABEL_H + bar + 2 * side + 4 * GAP + 0.15 * self.fit
-        self.warn_y = y - LABEL_H / 2
-
-    def mask_grid(self) -> VGroup:
-        """The causal mask, T x T, its rows (queries) and columns (keys) named by the tokens."""
-        n, allowed = len(self.params.words), causal_mask(len(self.params.words))
-        rows = VGroup(*(label(w, small=True, color=theme.QUERY) for w in self.params.words))
-        row_w = max(r.width for r in rows)
-        cell_w = min(1.2, (theme.SAFE_RIGHT - theme.SAFE_LEFT - row_w - 0.2) / n)
-        cell_h = min(0.5, (theme.SAFE_TOP - theme.SAFE_BOTTOM - 1.9) / n)
-        cols = VGroup(*(fit_word(w, cell_w - 0.08, theme.KEY) for w in self.params.words))
-        grid = VGroup()
-        for i in range(n):
-            for j in range(n):
-                sq = Rectangle(width=cell_w, height=cell_h, stroke_width=1.2, stroke_color=theme.MUTED)
-                sq.set_fill(theme.WEIGHT if allowed[i, j] else theme.BACKGROUND, opacity=0.0)
-                grid.add(sq.move_to([j * cell_w, -i * cell_h, 0]))
-        for i, r in enumerate(rows):
-            r.next_to(grid[i * n], LEFT, buff=0.2)
-        line = grid.get_top()[1] + 0.15  # the column words share one baseline
-        for j, c in enumerate(cols):
-            c.move_to([grid[j].get_x(), line + c.height / 2, 0])
-            c.shift((line - baseline_of(c)) * UP)
-        keys = label("columns: key tokens it may look at", small=True, color=theme.KEY).next_to(
-            cols, UP, buff=0.12
-        )
-        queries = label("rows: the query, the current token", small=True, color=theme.QUERY)
-        whole = VGroup(grid, rows, cols, keys.align_to(grid, LEFT))
-        queries.next_to(grid, DOWN, buff=0.15).align_to(rows, LEFT)
-        whole.add(queries)
-        return whole.move_to(
-            [(theme.SAFE_LEFT + theme.SAFE_RIGHT) / 2, (theme.SAFE_TOP + theme.SAFE_BOTTOM) / 2, 0]
-        )
-
-    def build_prompt(self) -> None:
-        """The text being generated, the mask, the two heads' caches holding the prompt."""
-        self.text = flow_words(self.params.words, width=theme.SAFE_RIGHT - theme.SAFE_LEFT, max_lines=2)
-        self.text.move_to([theme.SAFE_LEFT, TEXT_Y, 0], aligned_edge=UP + LEFT)
-        self.plan_rows(self.text.get_bottom()[1] - 0.2)
-        self.grid = self.mask_grid()
-        self.columns: dict[int, list[VGroup]] = {0: [], 1: []}
-        self.head_labels = VGroup(
-            *(
-                label(name, color=theme.MUTED).move_to([theme.SAFE_LEFT, y, 0], aligned_edge=LEFT)
-                for name, y in zip(("uniform head", "previous-token head"), self.label_ys, strict=True)
-            )
-        )
-        self.prompt: list[VGroup] = []
-        for h, y in enumerate(self.key_ys):
-            for i in range(self.params.n_prompt):
-                self.columns[h].append(self.kv_column(i, y))
-                self.prompt.append(self.columns[h][-1])
-        self.legend = VGroup()
-        for y in self.key_ys:
-            key, value = self.columns[0][0]
-            self.legend.add(
-                math(r"k", color=theme.KEY).move_to([theme.SAFE_LEFT + 0.3, y, 0]),
-                math(r"v", color=theme.VALUE).move_to([theme.SAFE_LEFT + 0.3, y - key.height - 0.06, 0]),
-            )
-        self.bars: dict[int, BarPanel] = {}
-
-    def show_autoregressive(self) -> None:
-        """The prompt, a brace over what came before, and an arrow to the next token's slot."""
-        width = theme.SAFE_RIGHT - theme.SAFE_LEFT - 1.0
-        big = flow_words(
-            self.params.words[: self.params.n_prompt + 1], width=width, size=theme.TITLE_SIZE, max_lines=2
-        )
-        big.move_to(0.8 * UP)
-        prompt, nxt = VGroup(*big[:-1]), big[-1]
-        brace = Brace(prompt, DOWN, color=theme.MUTED)
-        ask = label("?", color=theme.QUERY, size=theme.TITLE_SIZE).move_to(nxt)
-        arrow = CurvedArrow(brace.get_bottom() + 0.1 * DOWN, nxt.get_bottom() + 0.1 * DOWN, color=theme.QUERY)
-        self.fade_in(prompt)
-        self.play(Create(brace), run_time=0.6)
-        self.play(Create(arrow), FadeIn(ask), run_time=1.0)
-        self.hold(0.6)
-        self.play(FadeOut(ask), FadeIn(nxt), run_time=0.8)
-        self.play(FadeOut(VGroup(brace, arrow, big)), run_time=0.6)
-
-    def show_mask(self) -> None:
-        """The mask's grid; its rows light one after another, each up to its own column."""
-        n = len(self.params.words)
-        self.fade_in(self.grid, run_time=1.0)
-        rows = [VGroup(*self.grid[0][t * n : t * n + t + 1]) for t in range(n)]
-        fills = [row.animate.set_fill(opacity=0.85) for row in rows]
-        self.play(LaggedStart(*fills, lag_ratio=0.5), run_time=max(self.speech_left() - 0.5, 2.0))
-
-    def weight_bars(self, h: int, t: int) -> BarPanel:
-        """Bars over the cached columns: head h's weights for query t."""
-        w = self.weights[t][h]
-        width = self.col * len(w)
-        panel = BarPanel(
-            w,
-            width=width,
-            height=BAR_H * self.fit,
-            color=theme.WEIGHT,
-            show_index=False,
-            fill_ratio=0.6,
-            stepped=False,
-        )
-        return panel.move_to([LEFT_X + width / 2, self.bar_ys[h], 0])
-
-    def step(self, t: int) -> None:
-        """Generate token t: append (k, v) to both caches, show both heads' weights for the new query."""
-        new_cols = [self.kv_column(t, y) for y in self.key_ys]
-        for h in (0, 1):
-            self.columns[h].append(new_cols[h])
-        bars = [self.weight_bars(h, t) for h in (0, 1)]
-        old = [self.bars[h] for h in (0, 1) if h in self.bars]
-        last = [self.text[t - 1].animate.set_color(theme.TEXT)] if t > self.params.n_prompt else []
-        self.text[t].set_color(theme.QUERY)  # the current query: the newest word, whose weights the bars show
-        self.play(
-            FadeIn(self.text[t]),
-            *last,
-            *(FadeIn(c, shift=0.2 * LEFT) for c in new_cols),
-            *(FadeOut(b) for b in old),
-            *(FadeIn(b) for b in bars),
-            run_time=1.0,
-        )
-        self.bars = dict(enumerate(bars))
-
-    def decode_steps(self, steps: list[int]) -> None:
-        """Generate the tokens ``steps``, one every 2 to 3 seconds, spread over the narration."""
-        pace = min(max(self.speech_left() / max(len(steps), 1), 2.0), 3.0)
-        for k, t in enumerate(steps):
-            if k:
-                self.hold(pace - 1.0)
-            self.step(t)
 
     def collapse_uniform_head(self) -> None:
         """The uniform head needs only a running sum; the pointer head needs its whole cache."""

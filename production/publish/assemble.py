@@ -217,19 +217,7 @@ def publish_lecture(
         entries, cue_lists = zip(*made, strict=True)
         starts = [c["start"] for c in previous["clips"]] if joining is None else joining.result()
     ends = [s + e["duration"] for s, e in zip(starts, entries, strict=True)]
-    lecture_cues = [cue for s, cues in zip(starts, cue_lists, strict=True) for cue in shift(cues, s)]
-    write_text(out_dir / f"{LECTURE_STEM}.srt", to_srt(lecture_cues))
-    write_text(out_dir / f"{LECTURE_STEM}.vtt", to_vtt(lecture_cues))
-    lecture_captions = {"srt": f"{LECTURE_STEM}.srt", "vtt": f"{LECTURE_STEM}.vtt"}
-    described_cues = [
-        Cue(round(s + b["start"], 3), round(s + b["end"], 3), b["description"])
-        for s, e in zip(starts, entries, strict=True)
-        for b in e["beats"]
-        if b["description"] and not b["said"]
-    ]
-    if described_cues:
-        write_text(out_dir / f"{LECTURE_STEM}.descriptions.vtt", to_vtt(described_cues))
-        lecture_captions["descriptions"] = f"{LECTURE_STEM}.descriptions.vtt"
+    lecture_captions = _write_lecture_captions(out_dir, starts, entries, cue_lists)
     chapters = [(s, e, _chapter(r.clip)) for s, e, r in zip(starts, ends, results, strict=True)]
     write_text(out_dir / "chapters.vtt", chapters_vtt(chapters))
     clips_entries = [{**e, "start": round(s, 6)} for e, s in zip(entries, starts, strict=True)]
@@ -250,9 +238,42 @@ def publish_lecture(
     if described:
         manifest["described"] = publish_described(results, out_dir, None if described is True else described)
     write_text(manifest_path, json.dumps(manifest, indent=2) + "\n")
-    write_text(out_dir / "transcript.md", transcript(title, clips_entries))
+    return _write_pages(manifest, out_dir, config)
+
+
+def _write_pages(manifest: dict[str, Any], out_dir: Path, config: LectureConfig | None) -> Path:
+    """Write the transcripts and the pages of ``manifest`` (a lecture's); return the players' page.
+
+    ``transcript.md``, ``index.html`` (the players), ``notes.html`` (the lecture
+    notes) and ``transcript.html`` (the descriptive transcript).
+    """
+    write_text(out_dir / "transcript.md", transcript(manifest["title"], manifest["clips"]))
     write_text(out_dir / "index.html", render_page(manifest, out_dir, config))
     # the notes' equations are typeset in the TeX cache the renders share (media/Tex)
     write_text(out_dir / "notes.html", render_notes(manifest, out_dir.parent.parent / "Tex", config))
     write_text(out_dir / "transcript.html", render_transcript(manifest))
     return out_dir / "index.html"
+
+
+def _write_lecture_captions(
+    out_dir: Path, starts: Sequence[float], entries: Sequence[dict], cue_lists: Sequence[Sequence[Cue]]
+) -> dict[str, str]:
+    """Write the whole lecture's captions (SRT, VTT) and, where any beat has one, its descriptions' VTT.
+
+    Each clip's cues are shifted by its start in the lecture. Returns the
+    manifest's ``captions`` entry: each caption file's name by its kind.
+    """
+    lecture_cues = [cue for s, cues in zip(starts, cue_lists, strict=True) for cue in shift(cues, s)]
+    write_text(out_dir / f"{LECTURE_STEM}.srt", to_srt(lecture_cues))
+    write_text(out_dir / f"{LECTURE_STEM}.vtt", to_vtt(lecture_cues))
+    lecture_captions = {"srt": f"{LECTURE_STEM}.srt", "vtt": f"{LECTURE_STEM}.vtt"}
+    described_cues = [
+        Cue(round(s + b["start"], 3), round(s + b["end"], 3), b["description"])
+        for s, e in zip(starts, entries, strict=True)
+        for b in e["beats"]
+        if b["description"] and not b["said"]
+    ]
+    if described_cues:
+        write_text(out_dir / f"{LECTURE_STEM}.descriptions.vtt", to_vtt(described_cues))
+        lecture_captions["descriptions"] = f"{LECTURE_STEM}.descriptions.vtt"
+    return lecture_captions

@@ -5,7 +5,7 @@ each animation's frame count and whether it is a frozen frame, and which
 animations each beat spans. Everything here is a pure function of timelines;
 the processes that make them and the files they name live elsewhere
 (:mod:`~production.render.planning`, :mod:`~production.render.segment_cache`,
-:mod:`~production.render.jobs`).
+:mod:`~production.render.jobs`, :mod:`~production.render.join`).
 
 **Segments** (:func:`segments`): a clip is a row of segments, each beat's
 animations and the animations between two beats (or before the first, after

@@ -41,15 +41,8 @@ from production.progress import Event, ProgressBoard, Report, Stage
 from production.render import manim_run
 from production.render.cut import Cut, animation_costs, cut_clips
 from production.render.inputs import clip_inputs_hash, is_up_to_date
-from production.render.jobs import (
-    ClipOutput,
-    JoinPlan,
-    ShardJob,
-    join_clip,
-    master_clip_voice,
-    portable_toml,
-    render_shard,
-)
+from production.render.jobs import ShardJob, portable_toml, render_shard
+from production.render.join import ClipOutput, JoinPlan, join_clip, master_clip_voice
 from production.render.planning import plan, plan_key, plan_needed
 from production.render.runners import Runner, connect
 from production.render.segment_cache import SegmentCache

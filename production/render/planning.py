@@ -23,9 +23,9 @@ from lecture.settings import SceneSettings
 from production.options import RenderOptions
 from production.render import manim_run
 from production.render.inputs import clip_inputs_hash
-from production.render.jobs import cache_view, keep_new_cache_files
 from production.render.plans import PlanStore
 from production.render.timeline import Timeline, read_lines
+from production.render.workspace import cache_view, keep_new_cache_files
 
 __all__ = ["plan", "plan_key", "plan_needed"]
 

@@ -1,6 +1,6 @@
 """Where the build's jobs run: a local pool (the default) or a ``dask.distributed`` cluster.
 
-Both runners take the same jobs (:mod:`production.render.jobs`) and hand back
+Both runners take the same jobs (:mod:`production.render.jobs`, :mod:`production.render.join`) and hand back
 futures. The local pool runs each job in a thread of the build; the job's
 render is a manim process, so the pool is a pool of processes with no set-up.
 The dask runner sends the jobs to a scheduler (``--scheduler tcp://HOST:PORT``

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from manim import RIGHT, UP
 
-from drawing.widgets import BarPanel, LogSlider, Readout
+from drawing.readouts import Readout
+from drawing.widgets import BarPanel, LogSlider
 
 
 def test_readout_digits_follow_the_label_after_a_move():
@@ -41,7 +42,8 @@ def test_readout_glyphs_are_shared_not_copied():
 
 
 def test_label_switch_shows_one_option_and_follows_moves():
-    from drawing.widgets import LabelSwitch, label
+    from drawing.readouts import LabelSwitch
+    from drawing.widgets import label
 
     switch = LabelSwitch({"a": label("alpha").move_to(2 * RIGHT), "b": label("beta").move_to(2 * RIGHT)})
     assert switch.text == "" and switch.width < 1e-9

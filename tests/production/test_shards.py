@@ -23,7 +23,8 @@ from production.cli import main
 from production.media.soundtrack import decode_audio
 from production.media.video import probe
 from production.render.cut import auto_shards, split
-from production.render.jobs import check_shards, portable_toml
+from production.render.jobs import portable_toml
+from production.render.join import check_shards
 from production.render.timeline import Timeline
 from tests.production.shard_helpers import (
     REPO,

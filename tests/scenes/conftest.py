@@ -14,7 +14,7 @@ import pytest
 from manim import MathTex, Mobject, SingleStringMathTex, Text, tempconfig
 
 from drawing import theme
-from drawing.widgets import LabelSwitch, Readout
+from drawing.readouts import LabelSwitch, Readout
 from lecture.clips import LECTURE
 from lecture.section import Section
 from scenes import load_scene

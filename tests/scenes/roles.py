@@ -16,7 +16,7 @@ import re
 from manim import MathTex, Mobject, SingleStringMathTex
 
 from drawing import theme
-from drawing.widgets import Readout
+from drawing.readouts import Readout
 from scenes.onscreen import uncovered
 
 _NOT_AFTER = r"(?<![\\A-Za-z_^{])"  # not part of a command, a word, a subscript or a superscript's name

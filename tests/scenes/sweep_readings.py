@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from drawing.widgets import Readout
+from drawing.readouts import Readout
 
 __all__ = ["read_readout", "slider_tau", "sweep_reading"]
 

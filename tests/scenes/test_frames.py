@@ -15,7 +15,7 @@ from manim import Circle, Scene, ValueTracker, VGroup, tempconfig
 from scipy.special import softmax as scipy_softmax
 from scipy.stats import entropy as scipy_entropy
 
-from drawing.widgets import Readout
+from drawing.readouts import Readout
 from lecture.clips import LECTURE, find_clip
 from tests.scenes.conftest import cached_run
 from tests.scenes.frame_audit import fresh_drawing, visible_difference

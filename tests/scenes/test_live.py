@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from manim import Circumscribe, Indicate, Square, ValueTracker, VGroup, tempconfig
 
-from drawing.widgets import Readout
+from drawing.readouts import Readout
 from scenes.base import LectureScene
 
 

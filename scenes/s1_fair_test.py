@@ -1,0 +1,158 @@
+"""Section 1, a fair comparison: both similarities tuned on the same points, judged on fresh ones.
+
+The kernel's bandwidth and attention's projections are both tuned on the
+same points by leave-one-out error, so that score cannot judge them; fresh
+points drawn with another seed do, and the beats say whichever way it comes
+out. Mixed into section 1's scene.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+from manim import (
+    UP,
+    Circumscribe,
+    Dot,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    LaggedStart,
+    VGroup,
+)
+
+from attnmath import (
+    SimilarityFit,
+)
+from drawing import theme
+from drawing.widgets import fit_width, label
+from scenes.base import SAID
+from scenes.s1_figures import Y_RANGE, MethodFigures
+
+__all__ = ["FairComparison", "sig2"]
+
+
+def sig2(value: float) -> str:
+    """``value`` to two significant figures, as the narration says it and the screen shows it."""
+    return f"{value:.2g}"
+
+
+class FairComparison(MethodFigures):
+    """Mixin for section 1's scene: leave-one-out and held-out errors, and what they say."""
+
+    if TYPE_CHECKING:  # provided by the scene that mixes this in
+        n_fresh: ClassVar[int]
+        fit: SimilarityFit
+        loo: tuple[float, float]
+        held_out: tuple[float, float]
+        fresh: tuple[np.ndarray, np.ndarray]
+
+    # --- a fair comparison: both fitted on the 10 points, judged on fresh ones ------
+    def compare_fits(self) -> None:
+        """Both similarities are fitted by leave-one-out; only fresh points judge them fairly."""
+        (g_loo, a_loo), (g_new, a_new) = (tuple(map(sig2, pair)) for pair in (self.loo, self.held_out))
+        with self.beat(
+            "fitted",
+            f"Both tuned on these {self.x.size} points, each predicted from the rest; the learned "
+            f"family, containing every Gaussian, errs less: {a_loo} against {g_loo}.",
+            shows=f"Leave-one-out errors on screen: learned {a_loo}, best Gaussian {g_loo}.",
+        ):
+            self.when_said("each predicted", self.dots_in_turn(1), self.dots_in_turn(2), run_time=1.8)
+            rules = [self.words[k][0][1] for k in (1, 2)]  # colour only: grown, they leave the frame
+            self.when_said(
+                "containing every", *(Indicate(r, color=theme.TEXT, scale_factor=1.0) for r in rules)
+            )
+            self.until_said("errs less")
+            self.show_errors("leave-one-out error: the score both were tuned on", self.loo)
+        with self.beat(
+            "held-out",
+            f"On {self.n_fresh} fresh points from the same range, each predicted from the {self.x.size}, "
+            f"the Gaussian's error is {g_new}; the learned similarity's, {a_new}.",
+            shows=f"Faint dots, the fresh points, fill both plots around the original {self.x.size}.",
+        ):
+            self.show_fresh_points()
+            self.until_said("each predicted from")
+            self.show_errors(f"error on {self.n_fresh} fresh points", self.held_out)
+            self.when_said("error is", Circumscribe(self.note[1][0], color=theme.TEXT), run_time=1.2)
+            self.when_said("learned", Circumscribe(self.note[1][1], color=theme.TEXT), run_time=1.2)
+        with self.beat(
+            "overfit",
+            self.overfit_narration(),
+            shows=SAID,  # attention's curve only flashes as the voice names the learned similarity
+        ):
+            curve = self.figures[2][0][2]
+            if self.held_out[1] < self.held_out[0]:  # it won: its curve is named, with the kernel's rule
+                self.play(Indicate(curve, color=theme.TEXT, scale_factor=1.0), run_time=2.0)
+                self.when_said(
+                    "tuned kernel", Circumscribe(self.words[1][0][1], color=theme.TEXT), run_time=1.5
+                )
+            else:
+                learned = Circumscribe(self.words[2][0][1], color=theme.TEXT)  # its 12 numbers: W_Q and W_K
+                self.when_said("numbers tuned", learned, run_time=1.2)
+                warned = Indicate(curve, color=theme.WARNING, scale_factor=1.0)
+                self.when_said("follows", warned, run_time=2.0)
+                rule = Circumscribe(self.words[1][0][1], color=theme.TEXT)
+                self.when_said("choosing one", rule, run_time=1.0)
+        with self.beat(
+            "when-learned-wins",
+            "Learned similarity tends to pay off with more data, and where no fixed kernel knows "
+            "which inputs are alike.",
+            shows=SAID,  # the note that replaces the errors repeats the narration's words
+        ):
+            self.until_said("more data")
+            self.show_errors_note("learned: tends to win with more data")
+            self.until_said("fixed kernel")
+            self.show_errors_note("or where no fixed kernel knows which inputs are alike")
+
+    def overfit_narration(self) -> str:
+        """What the fresh points say, whichever way they came out."""
+        n_params = self.fit.w_q.size + self.fit.w_k.size
+        if self.held_out[1] < self.held_out[0]:
+            return (
+                f"Here the learned similarity, with {n_params} numbers tuned on {self.x.size} points, "
+                "also predicts fresh points better than the tuned kernel."
+            )
+        return (
+            f"With {n_params} numbers tuned on {self.x.size} points, not the Gaussian's one, attention "
+            "follows their noise: learning a similarity takes more data than choosing one."
+        )
+
+    def show_errors_note(self, text: str) -> None:
+        """A one-line note in the errors' place; it replaces the line before."""
+        line = label(text, color=theme.TEXT).set_y(theme.SAFE_BOTTOM + 0.22)
+        note = VGroup(fit_width(line, theme.SAFE_RIGHT - theme.SAFE_LEFT))
+        self.play(FadeOut(getattr(self, "note")), FadeIn(note), run_time=1.0)  # noqa: B009 - set by show_errors
+        self.note = note
+
+    def show_errors(self, heading: str, errors: tuple[float, float]) -> None:
+        """One line of errors under the two figures, with its heading; it replaces the line before."""
+        header = label(heading, color=theme.MUTED)
+        values = VGroup(
+            label(f"best Gaussian {sig2(errors[0])}").set_x(self.axes[1].get_center()[0]),
+            label(f"learned {sig2(errors[1])}").set_x(self.axes[2].get_center()[0]),
+        ).set_y(theme.SAFE_BOTTOM + 0.22)
+        note = VGroup(header.next_to(values, UP, buff=0.1).set_x(0), values)
+        old: VGroup | None = getattr(self, "note", None)
+        if old is not None:
+            self.play(FadeOut(old), run_time=0.5)
+        self.play(FadeIn(note), run_time=1.0)
+        self.note = note
+
+    def show_fresh_points(self) -> None:
+        """The fresh points, small and grey, behind each of the two plots (in the first points' range)."""
+        keep = (self.fresh[1] >= Y_RANGE[0]) & (self.fresh[1] <= Y_RANGE[1])
+        xs, ys = self.fresh[0][keep], self.fresh[1][keep]
+        clouds = [
+            VGroup(
+                *(
+                    Dot(self.axes[k].c2p(a, b), radius=0.035, color=theme.MUTED)
+                    for a, b in zip(xs, ys, strict=True)
+                )
+            )
+            for k in (1, 2)
+        ]
+        for c in clouds:
+            c.set_z_index(-1)  # behind the curves, the query and its name, from their first frame
+        lagged = (LaggedStart(*(FadeIn(d) for d in c), lag_ratio=0.02) for c in clouds)
+        self.when_said("fresh points", *lagged, run_time=2.5)

@@ -1,0 +1,151 @@
+"""Section 2, the softmax form: Nadaraya-Watson's Gaussian weights are attention weights.
+
+The Gaussian weights written as a softmax of minus the squared distance over
+2 sigma^2; the square expanded, its q-only term struck (the softmax drops it),
+leaving a dot-product score at temperature sigma^2 plus a key-only offset;
+then keys and values named on the picture. Mixed into section 2's scene.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from manim import (
+    DL,
+    DOWN,
+    LEFT,
+    UR,
+    Circumscribe,
+    Create,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    Line,
+    MathTex,
+    ReplacementTransform,
+    VGroup,
+    VMobject,
+    Write,
+)
+
+from drawing import theme
+from drawing.pointing import in_turn
+from drawing.readouts import LabelSwitch
+from drawing.widgets import BarPanel, math
+from scenes.base import SAID
+
+__all__ = ["SoftmaxForm", "RIGHT_X", "ROLE_TEX", "SHOWN_WEIGHT"]
+
+RIGHT_X = 3.8  # the right column's centre: the numbers, the formulas, the error plot
+SHOWN_WEIGHT = 0.01  # a weight bar lower than this is too thin to see
+# "q" is safe here: no TeX command in this scene's formulas contains the letter.
+ROLE_TEX = {"y_i": theme.VALUE, "x_i": theme.KEY, "x_j": theme.KEY, "q": theme.QUERY, "w_i": theme.WEIGHT}
+
+
+if TYPE_CHECKING:
+    from lecture.sections.s2_kernel_regression import KernelRegressionParameters
+    from scenes.base import LectureScene
+
+    _Scene = LectureScene[KernelRegressionParameters]
+else:
+    _Scene = object
+
+
+class SoftmaxForm(_Scene):
+    """Mixin for section 2's scene: the three beats that rewrite the kernel's weights as a softmax."""
+
+    if TYPE_CHECKING:  # provided by the scene that mixes this in
+        w: np.ndarray
+        bars: BarPanel
+        bump: VMobject
+        dots: VGroup
+        live: VGroup
+        readouts: VGroup
+        regime: LabelSwitch
+
+        def index(self) -> int:
+            """Grid index nearest the tracker's bandwidth."""
+            ...
+
+    def show_softmax_identity(self) -> None:
+        """The Gaussian weights written as a softmax, then expanded into a dot-product score."""
+        identity = self.identity()
+        with self.beat(
+            "softmax-form",
+            "Now write the Gaussian weights as a softmax of minus the squared distance "
+            "over two sigma squared: "
+            "exponentials divided by their sum.",
+            shows=SAID,  # the formula written is the one spoken; the readouts leave to make room
+        ):
+            self.stop_live(self.live)
+            self.play(FadeOut(self.readouts), FadeOut(self.regime), run_time=0.8)
+            self.when_said("as a softmax", Write(identity[0]), run_time=2.5)
+            bump = Indicate(self.bump, color=theme.TEXT, scale_factor=1.0)  # the Gaussian the formula writes
+            self.when_said("squared distance", bump, run_time=1.5)
+        with self.beat(
+            "expand",
+            "Expand the square: a dot-product score, q times x i over sigma squared, plus a key-only term. "
+            "The q-only term cancels.",
+            shows="Key term: minus x i squared over 2 sigma squared; the q term, struck out.",
+        ):
+            expanded, strike = self.expanded_line(identity)
+            self.play(FadeIn(expanded, shift=0.2 * DOWN), run_time=1.5)
+            self.when_said("dot-product score", Circumscribe(expanded, color=theme.SCORE), run_time=1.5)
+            self.when_said("q-only term", Create(strike), run_time=0.8)
+            self.play(FadeOut(strike), ReplacementTransform(expanded, identity[1]), run_time=1.2)
+        with self.beat(
+            "attention",
+            "So these yellow weights are attention weights, keys x i, values y i: dot-product scores "
+            "at temperature sigma squared, plus a key-only offset.",
+            shows=SAID,  # the ring points at "these yellow weights"; the visible bars were described before
+        ):
+            weights = self.w[self.index()]
+            shown = VGroup(*(bar for bar, w in zip(self.bars.bars, weights, strict=True) if w > SHOWN_WEIGHT))
+            self.play(Circumscribe(shown, color=theme.WEIGHT), run_time=2.0)  # the bars, not the empty row
+            self.when_said("keys x i", Create(self.key_ticks(), lag_ratio=0.1), run_time=1.0)
+            values = in_turn(self.dots, color=theme.VALUE, scale=1.6, lag=0.05)
+            self.when_said("values y i", values, run_time=1.2)
+            self.when_said("temperature", Circumscribe(identity[1], color=theme.TEMPERATURE), run_time=1.5)
+
+    def key_ticks(self) -> VGroup:
+        """A key-coloured tick under each sample's weight bar: the keys are the inputs x i."""
+        ticks = VGroup()
+        for bar in self.bars.bars:
+            bottom = bar.get_bottom()
+            ticks.add(Line(bottom, bottom + 0.2 * DOWN, color=theme.KEY, stroke_width=4))
+        return ticks
+
+    def expanded_line(self, identity: VGroup) -> tuple[MathTex, Line]:
+        """The square expanded in full, with the q-only term -q^2 / 2 sigma^2, and a stroke through it.
+
+        That term is the same for every i, so the softmax drops it: struck, it leaves as the line
+        becomes the identity's second line.
+        """
+        expanded = math(
+            r"= \mathrm{softmax}_i\!\left(\frac{q\, x_i}{\sigma^2} - \frac{x_i^2}{2\sigma^2}"
+            r" - \frac{q^2}{2\sigma^2}\right)",
+            colors=ROLE_TEX,
+            size=38,
+        )
+        expanded.align_to(identity[1], LEFT).match_y(identity[1])
+        glyphs = sorted(expanded.family_members_with_points(), key=lambda g: g.get_center()[0])
+        term = VGroup(*glyphs[-8:-1])  # "- q^2 / 2 sigma^2": the last seven glyphs before the bracket
+        strike = Line(term.get_corner(DL), term.get_corner(UR), color=theme.WARNING, stroke_width=5)
+        return expanded, strike
+
+    def identity(self) -> VGroup:
+        """The two lines of the identity, placed where the estimator's formula was."""
+        identity = VGroup(
+            math(
+                r"w_i = \mathrm{softmax}_i\!\left(-\frac{\|q - x_i\|^2}{2\sigma^2}\right)",
+                colors=ROLE_TEX,
+                size=42,
+            ),
+            math(
+                r"= \mathrm{softmax}_i\!\left(\frac{q\, x_i}{\sigma^2} - \frac{x_i^2}{2\sigma^2}\right)",
+                colors=ROLE_TEX,
+                size=42,
+            ),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+        return identity.move_to([RIGHT_X, theme.SAFE_TOP - identity.height / 2 - 0.1, 0])

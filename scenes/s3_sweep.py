@@ -1,0 +1,70 @@
+"""Section 3, the sweep in words: what each stop of the tau sweep shows, and the hot limit's answer.
+
+The stops' audio descriptions are read off attnmath's numbers at each stop's
+temperature (regime, top items, H(a)); the answer to the section's question
+marks the scores' mean and runs the slider hot. Mixed into section 3's scene,
+whose storyboard holds the sweep's beats.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+from manim import (
+    RIGHT,
+    Create,
+    FadeIn,
+    VGroup,
+)
+
+from attnmath import SweepResult, classify_regime
+from drawing import theme
+from drawing.widgets import math
+from narration.narrator import Spoken
+from scenes.s3_dashboard import REGIME_TEXT, Dashboard
+from scenes.s3_derivation import ROLE_TEX
+
+__all__ = ["RegimeSweep", "spoken_items"]
+
+
+def spoken_items(indices: np.ndarray) -> str:
+    """Items by their on-screen numbers, for the ear: "6, 11 and 3"."""
+    names = [str(int(i) + 1) for i in indices]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+class RegimeSweep(Dashboard):
+    """Mixin for section 3's scene: the sweep's descriptions, and the hot limit's answer."""
+
+    if TYPE_CHECKING:  # provided by the scene that mixes this in
+        stops: ClassVar[tuple[tuple[str, float, float], ...]]
+        mean_marks: VGroup
+
+    def sweep_descriptions(self) -> dict[str, str]:
+        """What each stop of the sweep shows, and the hot answer's sweep, from the readouts' numbers."""
+        n = self.s.size
+        cold, warm, hot = (self.at_tau(tau) for _slug, tau, _seconds in self.stops)
+
+        def regime(sweep: SweepResult) -> str:
+            return REGIME_TEXT[classify_regime(float(sweep.effective_k[0]), n)]
+
+        return {
+            "argmax": f"Tau slides to {float(cold.taus[0]):g}; only item "
+            f"{int(np.argmax(cold.weights[0])) + 1}'s bar stands; label: {regime(cold)}.",
+            "intermediate": f"At tau {float(warm.taus[0]):g}, items "
+            f"{spoken_items(np.argsort(-warm.weights[0])[:3])} weigh most; H reads {warm.entropy[0]:.3f}.",
+            "heat-up": f"Tau slides to {float(hot.taus[0]):g}; all {n} weight bars level off; "
+            f"label: {regime(hot)}.",
+            "uniform": f"Rings mark k eff, then J; H of a reads {hot.entropy[0]:.3f}.",
+        }
+
+    def heat_up(self, spoken: Spoken) -> None:
+        """The answer: a dashed line marks the scores' mean; the slider runs hot, and E_a[s] settles on it."""
+        mean = float(self.s.mean())
+        line = self.score_panel.level_line(mean, color=theme.SCORE)
+        note = math(rf"\text{{mean of }} s_i = {mean:.3f}", colors=ROLE_TEX, size=theme.READOUT_SIZE)
+        self.mean_marks = VGroup(line, note.next_to(self.readouts[4], RIGHT, buff=0.6))
+        self.when_said("plain mean", Create(line), FadeIn(note), run_time=0.8)
+        top = self.stops[-1][1]
+        self.sweep_to(self.log_tau, np.log10(top), min(max(self.speech_left() - 0.3, 3.5), 6.0))

@@ -1,0 +1,179 @@
+"""Section 4, position bias as a prior: content weights times a position prior, for ALiBi then T5.
+
+Adding a bias b to the scaled scores multiplies the kernel by a prior
+r proportional to e^b: section 3's rule with a prior, the maximiser of expected
+score minus tau times KL(a || r). Also the answer to the section's question
+(a flat prior). Mixed into section 4's scene.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+from manim import (
+    DOWN,
+    RIGHT,
+    UP,
+    Circumscribe,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    Mobject,
+    Transform,
+    VGroup,
+)
+
+from attnmath import (
+    alibi_bias,
+    softmax,
+    stylized_t5_bucket_values,
+    t5_bias,
+)
+from drawing import theme
+from drawing.widgets import BarPanel, label, math
+from narration.narrator import Spoken
+from scenes.base import SAID
+
+__all__ = ["PositionPrior"]
+
+ROLE_TEX = {"r_i": theme.PRIOR, "s_i": theme.SCORE, "a_i": theme.WEIGHT, "b_i": theme.PRIOR}
+
+
+if TYPE_CHECKING:
+    from lecture.sections.s4_kernel_variants import KernelVariantsParameters
+    from scenes.base import LectureScene
+
+    _Scene = LectureScene[KernelVariantsParameters]
+else:
+    _Scene = object
+
+
+class PositionPrior(_Scene):
+    """Mixin for section 4's scene: the prior beats (ALiBi, the KL form, T5) and the question's answer."""
+
+    if TYPE_CHECKING:  # provided by the scene that mixes this in
+        prior_tau: ClassVar[float]
+        n_prior_keys: ClassVar[int]
+        leaving: VGroup
+
+    # --- position bias as a prior -------------------------------------------------
+    def prior_rows(self, bias: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Normalised prior exp(b) and the resulting weights softmax(s / tau, prior)."""
+        return softmax(bias), softmax(self.scores, self.prior_tau, prior=np.exp(bias))
+
+    def show_position_prior(self) -> None:
+        """Content weights x position prior = attention weights, for ALiBi then T5."""
+        n = self.n_prior_keys
+        self.scores = np.random.default_rng(self.params.seed).normal(size=n)
+        alibi = alibi_bias(n, 0.25)[-1]
+        t5 = t5_bias(n, stylized_t5_bucket_values(bidirectional=False), bidirectional=False)[-1]
+        panels = self.prior_panels(alibi, t5)
+        self.prior_row, self.t5 = panels, t5
+        x_title = label(f"key position i (the query is i = {n})", color=theme.MUTED).move_to(2.55 * DOWN)
+        name = label("ALiBi prior (slope 0.25)").move_to(3.2 * UP)
+        equation = math(
+            r"a_i \propto r_i\, e^{s_i/\tau} \;\text{ maximises }\; ",
+            r"\mathbb{E}_a[s] - \tau\,\mathrm{KL}(a \,\|\, r)",
+            colors=ROLE_TEX,
+            size=48,
+        ).move_to(2.4 * UP)
+        with self.beat(
+            "alibi-prior",
+            "ALiBi adds its bias, b, to the scaled scores, multiplying the kernel "
+            "by a position prior, r proportional to e to the b.",
+            shows=self.alibi_description(alibi),
+        ):
+            self.play(FadeOut(self.leaving), *(FadeIn(m) for m in (name, panels[2], x_title)), run_time=1.5)
+            self.until_said("multiplying")
+            self.fade_in(*panels[:2], *panels[3:])
+        with self.beat(
+            "kl-form",
+            "That is section three's rule with a prior: weights proportional to r times e to the s over tau,",
+            shows=SAID,
+        ):
+            self.fade_in(equation[0])
+        with self.beat(
+            "kl-penalty",
+            "maximising expected score minus tau times the K L divergence, a penalty for straying from r.",
+            shows=SAID,
+        ):
+            self.fade_in(equation[1])
+            self.until_said("K L")
+            self.play(Circumscribe(equation[1], color=theme.PRIOR), run_time=1.5)
+        with self.beat(
+            "t5-prior",
+            "T5's learned biases give a different prior through the same mechanism.",
+            shows=self.t5_prior_description(alibi, t5),
+        ):
+            self.swap_prior(name, panels, t5)
+            self.when_said("same mechanism", Circumscribe(equation, color=theme.PRIOR), run_time=1.5)
+
+    def alibi_description(self, alibi: np.ndarray) -> str:
+        """The prior panel, then the product's tallest key."""
+        top = int(np.argmax(self.prior_rows(alibi)[1])) + 1
+        return (
+            f"Prior bars climb toward key {self.n_prior_keys}, the query; "
+            f"times the content bars, key {top} towers."
+        )
+
+    def t5_prior_description(self, alibi: np.ndarray, t5: np.ndarray) -> str:
+        """T5's prior bars, and where the weights peak now (as under ALiBi, or not)."""
+        before = int(np.argmax(self.prior_rows(alibi)[1])) + 1
+        top = int(np.argmax(self.prior_rows(t5)[1])) + 1
+        spike = int(np.argmax(self.prior_rows(t5)[0])) + 1
+        still = " still" if top == before else ""
+        return f"The prior spikes at key {spike}, then falls slowly; weights{still} peak at key {top}."
+
+    def flatten_prior(self, spoken: Spoken) -> None:
+        """The answer: every bias zero, a flat prior, the content's weights; then T5's prior again."""
+        panels = self.prior_row
+        flat_prior, flat_weights = self.prior_rows(np.zeros_like(self.t5))
+        prior, weights = self.prior_rows(self.t5)
+        self.play(
+            panels[2].animate.set_values(flat_prior),
+            panels[4].animate.set_values(flat_weights),
+            run_time=1.5,
+        )
+        self.play(Indicate(panels[0], color=theme.TEXT), Indicate(panels[4], color=theme.TEXT), run_time=1.2)
+        self.hold(self.speech_left() - 1.0)
+        self.play(panels[2].animate.set_values(prior), panels[4].animate.set_values(weights), run_time=1.0)
+
+    def prior_panels(self, bias: np.ndarray, later: np.ndarray) -> VGroup:
+        """Content weights x prior exp(bias) = weights, on a scale that also fits ``later``'s prior."""
+        content = softmax(self.scores, self.prior_tau)
+        prior, result = self.prior_rows(bias)
+        top = 1.1 * float(max(content.max(), result.max(), prior.max(), self.prior_rows(later)[0].max()))
+
+        def panel(values: np.ndarray, color: str, tex: str) -> BarPanel:
+            title = math(tex, colors=ROLE_TEX)
+            return BarPanel(values, width=3.4, height=2.7, color=color, title=title, y_range=(0.0, top))
+
+        # the bars are the content weights themselves, softmax(s / tau): proportional to e^{s_i / tau}, and
+        # weights, so in the weights' colour (their title names what they hold, not only their shape)
+        first = panel(content, theme.WEIGHT, r"\mathrm{softmax}(s/\tau)_i")
+        row = VGroup(
+            first,
+            math(r"\times"),
+            panel(prior, theme.PRIOR, r"r_i \propto e^{b_i}"),
+            math(r"\propto"),
+            panel(result, theme.WEIGHT, r"a_i \propto r_i\, e^{s_i/\tau}"),
+        )
+        row.arrange(RIGHT, buff=0.35, aligned_edge=DOWN).move_to(0.2 * DOWN)
+        for sign in row[1::2]:
+            sign.set_y(first.box.get_y())  # between the boxes, not the titles
+        return row
+
+    def swap_prior(self, name: Mobject, panels: VGroup, bias: np.ndarray) -> None:
+        """Replace the ALiBi prior and its weights by T5's (stylised bucket values)."""
+        prior_t5, result_t5 = self.prior_rows(bias)
+        name_t5 = label("T5 bias prior (stylised bucket values)").move_to(name)
+        new_prior = panels[2].copy().set_values(prior_t5)
+        new_result = panels[4].copy().set_values(result_t5)
+        self.play(FadeOut(name), run_time=0.5)  # one title at a time: a crossfade reads as two
+        self.play(
+            FadeIn(name_t5),
+            Transform(panels[2], new_prior),
+            Transform(panels[4], new_result),
+            run_time=1.5,
+        )

@@ -1,0 +1,117 @@
+"""Section 6, the causal mask: generation is autoregressive, and each query sees only earlier keys.
+
+The prompt with a brace over what came before and an arrow to the next
+token's slot; then the T x T mask, rows the queries and columns the keys,
+lighting row by row up to each query's own column. Mixed into section 6's
+scene.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from manim import (
+    DOWN,
+    LEFT,
+    UP,
+    Brace,
+    Create,
+    CurvedArrow,
+    FadeIn,
+    FadeOut,
+    LaggedStart,
+    Rectangle,
+    Text,
+    VGroup,
+)
+
+from attnmath import (
+    causal_mask,
+)
+from drawing import theme
+from drawing.flow import baseline_of, flow_words
+from drawing.widgets import label
+
+__all__ = ["CausalMask", "fit_word"]
+
+
+def fit_word(word: str, width: float, color: str) -> Text:
+    """``word`` as a small label, cut short with an ellipsis where it is wider than ``width``."""
+    for n in range(len(word), 0, -1):
+        mob = label(word[:n] + ("" if n == len(word) else "\u2026"), small=True, color=color)
+        if mob.width <= width:
+            return mob
+    return mob
+
+
+if TYPE_CHECKING:
+    from lecture.sections.s6_kv_cache import KVCacheParameters
+    from scenes.base import LectureScene
+
+    _Scene = LectureScene[KVCacheParameters]
+else:
+    _Scene = object
+
+
+class CausalMask(_Scene):
+    """Mixin for section 6's scene: the autoregressive step and the causal mask's grid."""
+
+    if TYPE_CHECKING:  # provided by the scene that mixes this in
+        grid: VGroup
+
+    def mask_grid(self) -> VGroup:
+        """The causal mask, T x T, its rows (queries) and columns (keys) named by the tokens."""
+        n, allowed = len(self.params.words), causal_mask(len(self.params.words))
+        rows = VGroup(*(label(w, small=True, color=theme.QUERY) for w in self.params.words))
+        row_w = max(r.width for r in rows)
+        cell_w = min(1.2, (theme.SAFE_RIGHT - theme.SAFE_LEFT - row_w - 0.2) / n)
+        cell_h = min(0.5, (theme.SAFE_TOP - theme.SAFE_BOTTOM - 1.9) / n)
+        cols = VGroup(*(fit_word(w, cell_w - 0.08, theme.KEY) for w in self.params.words))
+        grid = VGroup()
+        for i in range(n):
+            for j in range(n):
+                sq = Rectangle(width=cell_w, height=cell_h, stroke_width=1.2, stroke_color=theme.MUTED)
+                sq.set_fill(theme.WEIGHT if allowed[i, j] else theme.BACKGROUND, opacity=0.0)
+                grid.add(sq.move_to([j * cell_w, -i * cell_h, 0]))
+        for i, r in enumerate(rows):
+            r.next_to(grid[i * n], LEFT, buff=0.2)
+        line = grid.get_top()[1] + 0.15  # the column words share one baseline
+        for j, c in enumerate(cols):
+            c.move_to([grid[j].get_x(), line + c.height / 2, 0])
+            c.shift((line - baseline_of(c)) * UP)
+        keys = label("columns: key tokens it may look at", small=True, color=theme.KEY).next_to(
+            cols, UP, buff=0.12
+        )
+        queries = label("rows: the query, the current token", small=True, color=theme.QUERY)
+        whole = VGroup(grid, rows, cols, keys.align_to(grid, LEFT))
+        queries.next_to(grid, DOWN, buff=0.15).align_to(rows, LEFT)
+        whole.add(queries)
+        return whole.move_to(
+            [(theme.SAFE_LEFT + theme.SAFE_RIGHT) / 2, (theme.SAFE_TOP + theme.SAFE_BOTTOM) / 2, 0]
+        )
+
+    def show_autoregressive(self) -> None:
+        """The prompt, a brace over what came before, and an arrow to the next token's slot."""
+        width = theme.SAFE_RIGHT - theme.SAFE_LEFT - 1.0
+        big = flow_words(
+            self.params.words[: self.params.n_prompt + 1], width=width, size=theme.TITLE_SIZE, max_lines=2
+        )
+        big.move_to(0.8 * UP)
+        prompt, nxt = VGroup(*big[:-1]), big[-1]
+        brace = Brace(prompt, DOWN, color=theme.MUTED)
+        ask = label("?", color=theme.QUERY, size=theme.TITLE_SIZE).move_to(nxt)
+        arrow = CurvedArrow(brace.get_bottom() + 0.1 * DOWN, nxt.get_bottom() + 0.1 * DOWN, color=theme.QUERY)
+        self.fade_in(prompt)
+        self.play(Create(brace), run_time=0.6)
+        self.play(Create(arrow), FadeIn(ask), run_time=1.0)
+        self.hold(0.6)
+        self.play(FadeOut(ask), FadeIn(nxt), run_time=0.8)
+        self.play(FadeOut(VGroup(brace, arrow, big)), run_time=0.6)
+
+    def show_mask(self) -> None:
+        """The mask's grid; its rows light one after another, each up to its own column."""
+        n = len(self.params.words)
+        self.fade_in(self.grid, run_time=1.0)
+        rows = [VGroup(*self.grid[0][t * n : t * n + t + 1]) for t in range(n)]
+        fills = [row.animate.set_fill(opacity=0.85) for row in rows]
+        self.play(LaggedStart(*fills, lag_ratio=0.5), run_time=max(self.speech_left() - 0.5, 2.0))
