@@ -7,33 +7,28 @@ decides its audio for a text (engine, voice, settings, version, the text
 rules), so the cache (:func:`narration.voice.synthesise`) re-synthesises when
 any of them changes; its :attr:`~SpeechEngine.label` is what the manifest names.
 
-Why festival with the HTS voice
--------------------------------
-Of the three offline engines in Debian 12, festival with the HTS voice
-``cmu_us_slt_arctic_hts`` should sound the most natural: it is a statistical
-parametric voice at 32 kHz driven by festival's full English front end
-(part-of-speech tagging, phrase breaks, accent and F0 models), where ``flite``
-pairs a lighter front end with a 16 kHz voice and ``espeak-ng`` is a formant
-synthesiser that sounds robotic. Festival's phrasing puts real pauses at
-commas and between sentences, which gives listeners room and the caption
-aligner (:func:`speech_onsets`) clean gaps. All three engines are deterministic
-(the same text gives byte-identical audio on every run), and all three have a
-rate control; festival's is the HTS engine's speed factor ``-r``, and at 0.9 it
-speaks lecture sentences at about 151 words a minute (six sentences, silence
-trimmed) against 167 at its default. The price is speed: ``text2wave`` takes
-about 0.5 s a sentence, 0.4 s of it starting festival, against 0.1 s for flite
-and 0.02 s for espeak-ng. So festival is started once per process and kept
-running (:mod:`narration.festival`, the same bytes as ``text2wave``), and the
-cache pays for each text once.
-
 Two engines
 -----------
-The default draft voice is now Piper's neural ``en_US-joe-medium``
-(:mod:`narration.piper`), which sounds like a person reading where festival's
-HTS voice sounds synthetic; festival stays available (``--voice festival``).
-Piper's phonemiser is espeak-ng, so its text also goes through
-:mod:`narration.lexicon`'s respellings. Each engine's name, voice, settings
-and version are part of the cache key (:func:`engine_key`).
+The default draft voice is Piper's neural ``en_US-joe-medium``
+(:mod:`narration.piper`), which sounds like a person reading. Piper's
+phonemiser is espeak-ng, so its text also goes through
+:mod:`narration.lexicon`'s respellings. Festival with the HTS voice
+``cmu_us_slt_arctic_hts`` stays available (``--voice festival``): of Debian's
+offline engines before piper it sounded the most natural (a statistical
+parametric voice at 32 kHz behind festival's full English front end, where
+``flite`` has a lighter front end and a 16 kHz voice and ``espeak-ng`` is a
+formant synthesiser). Its phrasing puts real pauses at commas and between
+sentences, which gives listeners room and the caption aligner
+(:func:`narration.recordings.speech_onsets`) clean gaps. Its rate is the HTS
+engine's speed factor ``-r``: at 0.9 it speaks lecture sentences at about 151
+words a minute. Starting festival costs about 0.4 s, so it is started once
+per process and kept running (:mod:`narration.festival`, the same bytes as
+``text2wave``).
+
+Both engines are deterministic (the same text gives byte-identical audio on
+every run), and the voice cache (:func:`narration.voice.synthesise`) pays for
+each text once: each engine's name, voice, settings and version are part of
+its :meth:`~SpeechEngine.key`.
 """
 
 from __future__ import annotations

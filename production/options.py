@@ -76,23 +76,24 @@ class Quality:
         return f"{self.height}p{self.frame_rate}"
 
 
-def _manims_qualities() -> dict[str, Quality]:
-    """``manim.constants.QUALITIES``, read from manim's source, not imported.
+def _manims_qualities(constants: Path | None = None) -> dict[str, Quality]:
+    """``manim.constants.QUALITIES``, read from manim's source (``constants``), not imported.
 
     Importing manim takes about a second that ``list`` and ``script`` do not
-    otherwise spend; the table is a literal in ``manim/constants.py``.
+    otherwise spend; the table is a literal in ``manim/constants.py``. A manim
+    without that table stops the program with one line that says so.
     """
-    spec = importlib.util.find_spec("manim")
-    if spec is None or spec.origin is None:
-        raise RuntimeError("manim is not installed: run make setup")
-    tree = ast.parse((Path(spec.origin).parent / "constants.py").read_text())
-    table = next(
-        ast.literal_eval(node.value)
-        for node in tree.body
-        if isinstance(node, ast.AnnAssign | ast.Assign)
-        and any(isinstance(t, ast.Name) and t.id == "QUALITIES" for t in _targets(node))
-        and node.value is not None
-    )
+    if constants is None:
+        spec = importlib.util.find_spec("manim")
+        if spec is None or spec.origin is None:
+            raise SystemExit("error: manim is not installed: run make setup")
+        constants = Path(spec.origin).parent / "constants.py"
+    table = _literal_table(constants, "QUALITIES")
+    if not isinstance(table, dict) or not all(isinstance(q, dict) and "flag" in q for q in table.values()):
+        raise SystemExit(
+            f"error: no QUALITIES table of the shape manim 0.22 has in {constants}; this project needs "
+            "manim 0.22 (run make setup)"
+        )
     return {
         q["flag"]: Quality(
             q["flag"], name, q["pixel_width"], q["pixel_height"], q["frame_rate"], RENDER_COST[q["flag"]]
@@ -102,8 +103,22 @@ def _manims_qualities() -> dict[str, Quality]:
     }
 
 
-def _targets(node: ast.AnnAssign | ast.Assign) -> list[ast.expr]:
-    return [node.target] if isinstance(node, ast.AnnAssign) else list(node.targets)
+def _literal_table(source: Path, name: str) -> object:
+    """The literal assigned to ``name`` at the top level of ``source`` (None where there is none)."""
+    try:
+        tree = ast.parse(source.read_text())
+    except (OSError, SyntaxError):
+        return None
+    for node in tree.body:
+        if not isinstance(node, ast.AnnAssign | ast.Assign):
+            continue
+        targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets) and node.value is not None:
+            try:
+                return ast.literal_eval(node.value)
+            except ValueError:
+                return None
+    return None
 
 
 QUALITIES: dict[str, Quality] = _manims_qualities()
