@@ -137,14 +137,17 @@ class Beat:
         )
 
     def manifest(self) -> dict[str, Any]:
-        """The beat as the manifest lists it: id, text, start, end, voice, engine, description, equations.
+        """The beat as the manifest lists it: its id, text, times, voices, description and equations.
 
-        ``description`` is the text a described build speaks after the beat
-        (empty when the narration describes the picture: ``said``);
+        ``speech_end`` is where its voice stops (its last caption's end; its
+        start when it says nothing): a player that asks a question stops
+        there. ``description`` is the text a described build speaks after the
+        beat (empty when the narration describes the picture: ``said``);
         ``equations`` the LaTeX of each equation on screen during the beat.
         """
         keys = ("id", "text", "start", "end", "voice", "engine")
-        shown = {"description": self.description.text, "said": self.description.said}
+        spoken = {"speech_end": round(max((c.end for c in self.cues), default=self.start), 3)}
+        shown = {**spoken, "description": self.description.text, "said": self.description.said}
         shown["equations"] = list(self.equations)
         return {**{k: getattr(self, k) for k in keys}, **shown}
 

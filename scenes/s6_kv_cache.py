@@ -104,7 +104,7 @@ class KVCacheGrowth(WhyRawCache, DecodingCaches, LectureScene[KVCacheParameters]
         self.pause_and_predict(
             self.question(),
             self.twice_the_tokens,
-            shows="The raw-cache line flashes; a label shows the new figure.",
+            shows="The chart stretches to twice the tokens; the raw-cache line climbs twice as high.",
         )
         with self.beat(
             "summary",

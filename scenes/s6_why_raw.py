@@ -28,6 +28,7 @@ from manim import (
     Rectangle,
     ReplacementTransform,
     Square,
+    Transform,
     VGroup,
     Write,
     linear,
@@ -42,6 +43,9 @@ from lecture.sections.s6_kv_cache import CONTEXT, MODEL  # the section's model, 
 from narration.narrator import Spoken
 
 __all__ = ["WhyRawCache", "MODEL", "CONTEXT"]
+
+MEMORY_TOP = 2.2
+"""The memory chart's height in GiB at the section's context: its 2 GiB and a little room."""
 
 QK = {"q": theme.QUERY, "k": theme.KEY}  # the kernel's q and k in their roles (no other q or k in it)
 FP16_BYTES = 2  # half precision: the model line's "fp16"
@@ -267,14 +271,32 @@ class WhyRawCache(_Scene):
             self.play(FadeIn(crossing, scale=1.5), run_time=0.6)
 
     def twice_the_tokens(self, spoken: Spoken) -> None:
-        """The answer: the raw line flashes and the doubled context's size is written beside it."""
-        frame, raw, _flat = self.memory
+        """The answer: the chart stretches to twice the context, and the raw line climbs to twice its height.
+
+        The axes, their ticks and both lines turn into the same plot over twice the
+        tokens (its memory axis twice as tall), so the raw line reaches its new
+        end at twice the height; the inset of the first tokens leaves first.
+        """
+        frame, raw, flat = self.memory
+        inset = frame.submobjects[3:]  # added by the crossover beat, after the axes, titles and model line
+        wide_frame, wide_raw, wide_flat = self.memory_plot(2 * CONTEXT, 2 * MEMORY_TOP)
         gib = kv_cache_bytes(**MODEL, seq_len=2 * CONTEXT) / 2**30
+        end = Dot(to_scene(wide_frame[0], 2 * CONTEXT, gib)[0], radius=0.09, color=theme.KEY)
         note = label(f"{2 * CONTEXT:,} tokens: {gib:.0f} GiB", color=theme.KEY)
-        note.move_to(to_scene(frame[0], 0.05 * CONTEXT, 1.45)[0], aligned_edge=LEFT)
-        self.play(Indicate(raw[0], color=theme.KEY, scale_factor=1.0), FadeIn(note), run_time=1.5)
-        self.hold(self.speech_left() - 0.5)
-        self.play(FadeOut(note), run_time=0.5)
+        note.move_to(to_scene(wide_frame[0], 2 * CONTEXT, 0.35 * gib)[0], aligned_edge=RIGHT)
+        self.play(*(FadeOut(m) for m in inset), run_time=0.5)
+        frame.remove(*inset)
+        old_titles, new_titles = frame[1], wide_frame[1]
+        self.play(
+            Transform(frame[0], wide_frame[0]),
+            FadeOut(old_titles),  # tick numbers fade, not morph glyph by glyph
+            FadeIn(new_titles),
+            *(Transform(a, b) for a, b in zip([*raw, *flat], [*wide_raw, *wide_flat], strict=True)),
+            run_time=2.0,
+        )
+        frame.submobjects[1] = new_titles
+        self.play(FadeIn(end, scale=1.5), FadeIn(note), run_time=0.8)
+        self.hold(self.speech_left())
 
     def crossover_inset(self) -> tuple[VGroup, VGroup, VGroup]:
         """The first tokens, in MiB, under the raw line: where the growing cache overtakes the fixed state.
@@ -313,28 +335,30 @@ class WhyRawCache(_Scene):
         count = label(f"{cross}", small=True).next_to(dot, DOWN + RIGHT, buff=0.08)  # the raw line is above
         return VGroup(card, axes, ticks), lines, VGroup(dot, count)
 
-    def memory_plot(self) -> tuple[VGroup, VGroup, VGroup]:
-        """(axes with ticks and titles; raw cache line and tag; linear-state line and tag)."""
-        tokens = np.arange(0, CONTEXT + 1, 64)
+    def memory_plot(
+        self, context: int = CONTEXT, top: float = MEMORY_TOP
+    ) -> tuple[VGroup, VGroup, VGroup]:
+        """The memory chart to ``context`` tokens: axes and titles; raw line and tag; state line and tag."""
+        tokens = np.arange(0, context + 1, 64)
         gib = np.array([kv_cache_bytes(**MODEL, seq_len=int(n)) for n in tokens]) / 2**30
         flat = np.full_like(gib, linear_state_bytes(**MODEL) / 2**30)
-        axes = quiet_axes((0, CONTEXT), (0, 2.2), width=10.0, height=4.3).move_to([0.4, -0.05, 0])
+        axes = quiet_axes((0, context), (0, top), width=10.0, height=4.3).move_to([0.4, -0.05, 0])
         titles = axis_labels(
             axes,
             "tokens in context",
             "memory (GiB)",
-            x_ticks=tuple(range(0, CONTEXT + 1, CONTEXT // 4)),
-            y_ticks=(1, 2),
+            x_ticks=tuple(range(0, context + 1, context // 4)),
+            y_ticks=tuple(range(1, int(top) + 1)),
         )
         raw_line = curve(axes, tokens, gib, color=theme.KEY, width=5)
         sum_line = curve(axes, tokens, flat, color=theme.VALUE, width=5)
         per_token = kv_cache_bytes(**MODEL, seq_len=1) // 1024
         raw_tag = label(f"raw KV cache: {per_token} KiB per token", color=theme.KEY)
-        raw_tag.move_to(to_scene(axes, 0, 1.9)[0] + 0.4 * RIGHT, aligned_edge=LEFT)
+        raw_tag.move_to(to_scene(axes, 0, 0.86 * top)[0] + 0.4 * RIGHT, aligned_edge=LEFT)
         sum_tag = label(
             f"linear-attention states: {linear_state_bytes(**MODEL) / 2**20:.2f} MiB", color=theme.VALUE
         )
-        sum_tag.next_to(to_scene(axes, CONTEXT, 0.0)[0], UP, buff=0.3).align_to(axes, RIGHT)
+        sum_tag.next_to(to_scene(axes, context, 0.0)[0], UP, buff=0.3).align_to(axes, RIGHT)
         shape = (
             f"{MODEL['n_layers']} layers, {MODEL['n_kv_heads']} KV heads, head dim {MODEL['head_dim']}, "
             "fp16, one sequence"

@@ -8,7 +8,7 @@ from typing import ClassVar
 import numpy as np
 
 from lecture.parameters import Integer, Parameters, lecturer
-from lecture.questions import Question
+from lecture.questions import Option, Question
 from lecture.section import Section
 
 __all__ = ["FixedVsQueryParameters", "SECTION"]
@@ -30,13 +30,24 @@ def questions(p: FixedVsQueryParameters) -> list[Question]:
     w = float(np.full(n, 1.0 / n)[0])
     return [
         Question(
-            "If the query moves right, where do the kernel's and attention's weights go?",
-            "They follow it: the Gaussian kernel's weight moves onto the points nearest the new query, and "
-            "the learned similarity, fitted to this smooth curve, here favours nearby points too. Only the "
-            "mean's weights, fixed at 1/N, stay put.",
-            "Pause and predict: if the query moves right, where do the kernel's and attention's weights go?",
-            "They follow it: the kernel's weight moves onto the points nearest the new query; attention's "
-            "moves too, not always onto the nearest.",
+            "The query moves to the right. Which of the three estimators' weights move with it?",
+            "The kernel's and attention's: the Gaussian kernel's weight moves onto the points nearest the "
+            "new query, and the learned similarity, fitted to this smooth curve, here favours nearby points "
+            "too. Only the mean's weights, fixed at 1/N, stay put.",
+            "Pause and predict: the query moves to the right. Which estimators' weights move with it?",
+            "The kernel's weight moves onto the points nearest the new query; attention's moves too, not "
+            "always onto the nearest. The mean's stays.",
+            (
+                Option(
+                    "All three",
+                    "The mean weighs every point 1/N whatever the query, so its weights never move.",
+                ),
+                Option("Kernel and attention, not the mean"),
+                Option(
+                    "None of them",
+                    "Kernel and attention weights are functions of the query, so they move with it.",
+                ),
+            ),
         ),
         Question(
             f"The mean weighs each of the {n} points by 1/N. If the query moves, what weight does each "

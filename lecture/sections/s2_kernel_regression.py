@@ -9,7 +9,7 @@ import numpy as np
 
 from attnmath import kernel_weights, loo_cv_error, noisy_sine
 from lecture.parameters import Integer, Number, Parameters, lecturer
-from lecture.questions import Question
+from lecture.questions import Option, Question
 from lecture.section import Figure, Section, floats
 
 __all__ = ["KernelRegressionParameters", "SECTION"]
@@ -37,10 +37,21 @@ def questions(p: KernelRegressionParameters) -> list[Question]:
     nearest = int(np.argmax(narrow))
     return [
         Question(
-            "At the widest bandwidth, what does the estimate become?",
+            "Open the bandwidth all the way. What does the estimate become?",
             f"A flat line at the samples' mean, {float(y.mean()):.2f}: every sample then weighs the same.",
-            "Pause and predict: at the widest bandwidth, what does the estimate become?",
+            "Pause and predict: open the bandwidth all the way. What does the estimate become?",
             "A flat line at the samples' mean: every sample then weighs the same.",
+            (
+                Option("A flat line at the samples' mean"),
+                Option(
+                    "A curve through every sample",
+                    "That is the narrowest bandwidth, where each query copies its nearest sample.",
+                ),
+                Option(
+                    "A straight line along the trend",
+                    "Equal weights give the same average at every query, so no slope is left.",
+                ),
+            ),
         ),
         Question(
             f"As the bandwidth \u03c3 grows without bound, what does k_eff approach for these {x.size} "

@@ -10,7 +10,7 @@ import numpy as np
 from attnmath import temperature_sweep
 from attnmath.datasets import RETRIEVAL_SCORES
 from lecture.parameters import Numbers, Parameters, lecturer
-from lecture.questions import Question
+from lecture.questions import Option, Question
 from lecture.section import Figure, Section, floats
 
 __all__ = ["TemperatureParameters", "SECTION"]
@@ -39,6 +39,18 @@ def questions(p: TemperatureParameters) -> list[Question]:
             f"average the scores (at \u03c4 = {p.tau_range[1]:g} E_a[s] reads {e_hot:.3f}).",
             "Pause and predict: as tau grows without bound, what does the average score approach?",
             f"The plain mean of the scores, {float(s.mean()):.3f}: equal weights average them.",
+            (
+                Option(
+                    "The top score",
+                    "That is the cold limit: as tau falls to zero, all the weight goes to the best item.",
+                ),
+                Option(
+                    "Zero",
+                    "The weights still sum to one, so their average stays between the lowest and highest "
+                    "score.",
+                ),
+                Option("The plain mean of the scores"),
+            ),
         ),
         Question(
             "As \u03c4 \u2192 0, what does the best value J* = \u03c4 log \u03a3 e^{s_i/\u03c4} approach?",

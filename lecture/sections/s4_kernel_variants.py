@@ -9,7 +9,7 @@ import numpy as np
 
 from attnmath import VARIANTS, effective_k, local_window_mask, weight_profiles
 from lecture.parameters import Parameters
-from lecture.questions import Question
+from lecture.questions import Option, Question
 from lecture.section import Figure, Section, floats
 
 __all__ = ["KernelVariantsParameters", "SECTION"]
@@ -37,6 +37,17 @@ def questions(_p: KernelVariantsParameters) -> list[Question]:
             "uniform prior).",
             "Pause and predict: set every position bias to zero. What do the weights become?",
             "The content weights alone: a flat prior changes nothing.",
+            (
+                Option("The content weights alone"),
+                Option(
+                    "Uniform over every position",
+                    "The content scores still differ, and softmax keeps their differences.",
+                ),
+                Option(
+                    "All on the nearest key",
+                    "Favouring near keys takes a bias that falls with distance; a zero bias favours none.",
+                ),
+            ),
         ),
         Question(
             "Which of these can decode with a fixed-size state instead of every past key and value: "

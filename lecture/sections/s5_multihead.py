@@ -9,7 +9,7 @@ import numpy as np
 
 from attnmath import DEFAULT_SENTENCE, HEAD_NAMES, STYLISED_SCORES, Sentence, real_heads, stylized_heads
 from lecture.parameters import Parameters, SentenceCheck, lecturer
-from lecture.questions import Question
+from lecture.questions import Option, Question
 from lecture.section import Figure, Section, floats
 
 __all__ = ["HeadRoutingParameters", "SECTION", "MODEL_PLACES", "trained_heads"]
@@ -27,17 +27,29 @@ def questions(_p: HeadRoutingParameters) -> list[Question]:
     """Which heads fold into a fixed-size summary, and why two heads differ."""
     return [
         Question(
-            "Which of the four stylised heads could replace all past keys and values by one fixed-size "
-            "summary while decoding?",
+            "In general, which of the four stylised heads could replace all past keys and values by one "
+            "fixed-size summary while decoding?",
             "Head one, ideally: it needs only the previous value, a one-slot window. And head three: "
             "its geometric decay folds into a running sum, shrunk by the same factor each step. And head "
             "four: a noun's determiners and adjectives come before it in its phrase, so a sum reset at "
             "each phrase holds them. The syntax head's "
             "target is known only when its query arrives, so it needs every past key and value.",
-            "Pause and predict: which of these heads could replace all past keys and values by one "
-            "fixed-size summary?",
+            "Pause and predict: in general, which of these heads could replace all past keys and values "
+            "by one fixed-size summary?",
             "All but the syntax head, ideally: one keeps the previous value; three's decay, a running sum; "
             "four, its noun phrase's sum.",
+            (
+                Option(
+                    "Only the previous-token head",
+                    "The decay head's weights shrink by one factor a step, so a running sum holds them too.",
+                ),
+                Option(
+                    "All four heads",
+                    "A syntax head's target depends on words known only when its query arrives, so it keeps "
+                    "every entry.",
+                ),
+                Option("All but the syntax head"),
+            ),
         ),
         Question(
             "Two heads read the same words. Why can their outputs differ?",

@@ -16,7 +16,7 @@ from attnmath import (
     raw_cache_overtakes,
 )
 from lecture.parameters import ConfigError, Integer, Parameters, Words, lecturer
-from lecture.questions import Question
+from lecture.questions import Option, Question
 from lecture.section import Figure, Section, floats
 
 __all__ = ["KVCacheParameters", "SECTION", "MODEL", "CONTEXT", "decode_weights"]
@@ -57,11 +57,23 @@ def questions(_p: KVCacheParameters) -> list[Question]:
     overtakes = raw_cache_overtakes(**MODEL)
     return [
         Question(
-            f"The section's model takes {per_token // 1024} KiB of raw cache a "
-            f"token. How much at {2 * CONTEXT:,} tokens?",
-            f"{long:.0f} GiB: the raw cache grows linearly, twice the {CONTEXT:,}-token figure.",
-            f"Pause and predict: at {2 * CONTEXT} tokens, how big is the raw cache?",
-            f"{long:.0f} gibibytes: twice the figure at {CONTEXT}, because it grows linearly.",
+            f"The section's model keeps {per_token // 1024} KiB of raw cache a token. Double the context, "
+            f"from {CONTEXT:,} to {2 * CONTEXT:,} tokens: what happens to the cache?",
+            f"It doubles, to {long:.0f} GiB: the raw cache grows linearly, twice the {CONTEXT:,}-token "
+            "figure.",
+            "Pause and predict: double the context. What happens to the raw cache?",
+            f"It doubles, to {long:.0f} gibibytes: twice the figure at {CONTEXT}, because it grows linearly.",
+            (
+                Option(
+                    "It stays the same size",
+                    "The cache keeps a key and a value for every token, so it grows with them.",
+                ),
+                Option("It doubles"),
+                Option(
+                    "It quadruples",
+                    "The scores grow with the square of the length; the cache keeps one entry a token.",
+                ),
+            ),
         ),
         Question(
             "With grouped-query attention, 8 key-value heads shared by the 32 query heads, how big is the "

@@ -6,7 +6,7 @@ import numpy as np
 
 from attnmath import softmax
 from lecture.parameters import Parameters
-from lecture.questions import Question
+from lecture.questions import Option, Question
 from lecture.section import Section
 from lecture.sections import s3_softmax_temperature
 
@@ -19,12 +19,24 @@ def questions(_p: Parameters) -> list[Question]:
     b = softmax(np.array([0.0, 0.0, 2.0]), 1.0)
     return [
         Question(
-            "Which section's argument explains why a decoder keeps every raw key and value?",
-            "Section six's: e^{q\u00b7k/\u03c4} has no exact finite split into a query part and a "
-            "key part, so no fixed-size summary serves every future query.",
-            "Pause and predict: which section's argument explains why a decoder keeps every raw key "
-            "and value?",
-            "Section six's: softmax's kernel has no exact finite split, so the cache keeps them all.",
+            "Could a decoder replace its raw keys and values by one fixed-size summary that serves every "
+            "future query?",
+            "No: e^{q\u00b7k/\u03c4} has no exact finite split into a query part and a key part, so no "
+            "fixed-size summary serves every future query; the cache keeps them all.",
+            "Pause and predict: could a decoder swap its raw keys and values for one fixed-size summary "
+            "that serves every future query?",
+            "No: softmax's kernel has no exact finite split, so the cache keeps them all.",
+            (
+                Option("No: softmax's kernel has no finite split"),
+                Option(
+                    "Yes: a running sum of the values",
+                    "A running sum serves a query only when its weights split into query and key parts.",
+                ),
+                Option(
+                    "Yes, for short prompts",
+                    "Length is not the obstacle: no finite summary gives softmax's weights for every query.",
+                ),
+            ),
         ),
         Question(
             "Two queries over the same three words score them (2, 0, 0) and (0, 0, 2). At \u03c4 = 1, "

@@ -74,7 +74,7 @@ def expected_kv_cache() -> list[tuple[list[str], list[str]]]:
     state = 32 * 32 * (128 * 128 + 128) * 2  # a d x d state and its normaliser per layer and head
     n = next(t for t in range(1, 10**6) if t * per_token > state)  # the first count where raw is larger
     return [
-        ([str(per_token // 1024), "8192"], [str(round(per_token * 8192 / 2**30)), "4096"]),
+        ([str(per_token // 1024), "4096", "8192"], [str(round(per_token * 8192 / 2**30)), "4096"]),
         (["8", "32", "4096"], [f"{2 * 32 * 8 * 128 * 2 * 4096 / 2**30:.1f}"]),
         ([f"{state / 2**20:.2f}"], [str(n), str(n - 1), f"{(n - 1) * per_token / 2**20:.2f}"]),
     ]
@@ -115,3 +115,36 @@ def test_answers_follow_the_lecturers_data():
     hot, cold = find_clip("TemperatureSweep").ask(scores)[:2]
     assert hot.answer.startswith("The plain mean of the scores, 2.333:")
     assert cold.answer.startswith("The top score, max s_i = 4 (at")
+
+
+SECTIONS = [pytest.param(s, id=s.scene) for s in LECTURE[1:]]
+
+
+@pytest.mark.parametrize("section", SECTIONS)
+def test_the_pause_and_predict_question_offers_choices_with_reasons(section):
+    asked = section.ask()[0]
+    assert 3 <= len(asked.options) <= 4
+    assert [o.right for o in asked.options].count(True) == 1
+    for option in asked.options:
+        assert option.text and len(option.text.split()) <= 8, option.text  # fits a row of the card
+        if not option.right:  # one sentence that says why
+            why = option.why_not or ""
+            assert why.endswith(".") and why.count(". ") == 0 and len(why.split()) <= 25, why
+    assert asked.said_answer.startswith("ABCD"[asked.right] + ". ")
+
+
+def test_the_right_answers_are_not_all_in_one_place():
+    places = [s.ask()[0].right for s in LECTURE[1:]]
+    assert set(places) == {0, 1, 2}  # A, B and C each right somewhere: no letter is a safe guess
+    assert max(places.count(p) for p in set(places)) <= len(places) // 2
+
+
+@pytest.mark.parametrize("section", SECTIONS)
+def test_no_question_asks_for_a_section_or_names_a_later_one(section):
+    number = int(section.number)
+    words = ("zero", "one", "two", "three", "four", "five", "six", "seven")
+    for q in section.ask():
+        text = f"{q.prompt} {q.spoken} {' '.join(o.text for o in q.options)}".lower()
+        assert "which section" not in text, q.prompt
+        for later in words[number + 1 :]:
+            assert f"section {later}" not in f"{text} {q.answer.lower()}", q.prompt

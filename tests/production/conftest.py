@@ -116,11 +116,16 @@ def _description(scene: str, k: int, tone: Path) -> dict:
     }
 
 
+BEAT_NAMES = ("beat", "predict-options", "predict-answer")
+"""The synthetic beats' names: the second reads a question's options, the third shows its answer, so the
+page's players stop at 1.9 s (the second beat's caption ends) and go on from 2.0 s."""
+
+
 def write_beats(stem: Path, scene: str, tone: Path) -> None:
     """The beats record a render writes, and the clip's SRT: one beat and one cue per second."""
     beats = [
         {
-            "id": f"{scene}.{k + 1:02d}-beat",
+            "id": f"{scene}.{k + 1:02d}-{BEAT_NAMES[k]}",
             "text": f"{scene}, beat {k + 1}: what the viewer sees now.",
             "start": float(k),
             "end": float(k + 1),

@@ -344,7 +344,18 @@ def test_manifest_records_each_clips_beats(build):
     for clip in json.loads((out / "manifest.json").read_text())["clips"]:
         beats = clip["beats"]
         assert len(beats) >= 3
-        keys = {"id", "text", "start", "end", "voice", "engine", "description", "said", "equations"}
+        keys = {
+            "id",
+            "text",
+            "start",
+            "end",
+            "speech_end",
+            "voice",
+            "engine",
+            "description",
+            "said",
+            "equations",
+        }
         assert [set(b) for b in beats] == [keys] * len(beats)
         assert {b["engine"] for b in beats} == {"piper en_US-joe-medium"}  # the default draft voice
         ids = [b["id"] for b in beats]

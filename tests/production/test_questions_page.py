@@ -40,7 +40,8 @@ def test_every_section_asks_its_questions_with_the_answers_hidden(lecture, pages
             item = block.nth(k)
             assert " ".join(item.locator("p").first.text_content().split()) == question.prompt
             answer = item.locator(".answer")
-            assert " ".join(answer.text_content().split()) == question.answer
+            lead = f"{'ABCD'[question.right]}. " if question.options else ""
+            assert " ".join(answer.text_content().split()) == lead + question.answer
             assert not answer.is_visible(), f"{scene} answer {k + 1} shows before it is asked for"
 
 
@@ -62,7 +63,7 @@ def test_the_answers_follow_the_lecturers_data(lecture, pages):
     """The synthetic lecture's six scores: its own limits (mean 0.950, top score 3), not the defaults."""
     page = pages["notes.html"]
     answers = page.locator("#notes-TemperatureSweep .check .answer").all_text_contents()
-    assert answers[0].startswith("The plain mean of the scores, 0.950:")
+    assert answers[0].startswith("C. The plain mean of the scores, 0.950:")
     assert answers[1].startswith("The top score, max s_i = 3 ")
 
 

@@ -24,13 +24,21 @@ words a beat, the descriptions doubled the lecture's length: 15:52 became 32:00)
 
 SAID = {
     "LectureTitle": {"title", "weights", "temperature"},
-    "FixedVsQueryWeights": {"title", "overfit", "when-learned-wins", "predict"},
-    "KernelRegressionCollapse": {"title", "steps", "flat", "softmax-form", "attention", "predict"},
-    "TemperatureSweep": {"title", "retrieval", "lagrangian", "log", "predict"},
-    "KernelVariants": {"title", "position-row", "kl-form", "kl-penalty", "predict"},
-    "HeadRouting": {"title", "stylised", "head-1", "predict"},
-    "KVCacheGrowth": {"title", "window-of-one", "predict"},
-    "AdaptiveSufficiency": {"title", "predict"},
+    "FixedVsQueryWeights": {"title", "overfit", "when-learned-wins", "predict", "predict-options"},
+    "KernelRegressionCollapse": {
+        "title",
+        "steps",
+        "flat",
+        "softmax-form",
+        "attention",
+        "predict",
+        "predict-options",
+    },
+    "TemperatureSweep": {"title", "retrieval", "lagrangian", "log", "predict", "predict-options"},
+    "KernelVariants": {"title", "position-row", "kl-form", "kl-penalty", "predict", "predict-options"},
+    "HeadRouting": {"title", "stylised", "head-1", "predict", "predict-options"},
+    "KVCacheGrowth": {"title", "window-of-one", "predict", "predict-options"},
+    "AdaptiveSufficiency": {"title", "predict", "predict-options"},
 }
 """Scene -> the beats whose narration already describes their picture (each reviewed by reading its body)."""
 

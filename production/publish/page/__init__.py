@@ -32,6 +32,7 @@ from drawing import theme
 from lecture.clips import find_clip
 from lecture.config import LectureConfig
 from lecture.section import section_heading
+from production.publish.page.asking import asked_questions, stops
 from production.publish.page.equations import typeset
 from production.publish.page.storyboard import write_storyboard
 from production.publish.page.transcript import transcript_sections
@@ -140,6 +141,13 @@ def _clips_context(
     return contexts
 
 
+def _asking(manifest: Mapping[str, Any], config: LectureConfig) -> dict[str, Any]:
+    """The players' questions and where each player stops to ask them (:mod:`.asking`)."""
+    asked = asked_questions(manifest["clips"], config)
+    clip_ids = [f"clip-{i:02d}" for i in range(len(manifest["clips"]))]
+    return {"questions": asked, "stops": stops(manifest, asked, clip_ids)}
+
+
 def render_page(manifest: Mapping[str, Any], folder: Path, config: LectureConfig | None = None) -> str:
     """The page's HTML for ``manifest`` (files in ``folder``), its figures with ``config``'s data."""
     clips, config = manifest["clips"], config or LectureConfig()
@@ -155,9 +163,10 @@ def render_page(manifest: Mapping[str, Any], folder: Path, config: LectureConfig
         "colours": {name.lower(): getattr(theme, name) for name in ROLES},
         "css": Markup(_asset("page.css") + _asset("explore/explore.css") + _asset("questions.css")),
         "scripts": Markup("\n".join(_asset(s) for s in (*SCRIPTS, *(f"explore/{k}.js" for k in figures)))),
-        "page_script": Markup(_asset("page.js")),
+        "page_script": Markup(_asset("page.js") + _asset("questions.js")),
         "figures": figures,
         "figure_data": inline_json(figures),
+        "asking": inline_json(_asking(manifest, config)),
     }
     return _environment().get_template("index.html.j2").render(context)
 

@@ -25,10 +25,6 @@ def inset_span() -> list[str]:
     return [str(2 * int(memory_state()[1]) - 2)]
 
 
-def predict() -> list[str]:
-    return [str(2 * 4096)]
-
-
 def predict_answer() -> list[str]:
     return [str(round(PER_TOKEN * 2 * 4096 / 1024**3)), "4096"]
 
@@ -40,7 +36,6 @@ def summary() -> list[str]:
 EXPECTED = {
     "memory-raw": memory_raw,
     "memory-state": memory_state,
-    "predict": predict,
     "predict-answer": predict_answer,
     "autoregressive.description": lambda: [str(len(KVCacheParameters().words))] * 2,  # the grid: words, twice
     # "section 5's stylised head": HeadRouting's section, its place in the lecture (the title is section 0)
