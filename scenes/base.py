@@ -13,11 +13,9 @@ from manim import (
     UP,
     FadeIn,
     FadeOut,
-    Group,
     Mobject,
     Rectangle,
     RendererType,
-    Scene,
     ValueTracker,
     VGroup,
     Wait,
@@ -37,10 +35,11 @@ from lecture.section import Section
 from lecture.settings import Played, SceneSettings
 from narration.beats import Beat, BeatsRecord, Description
 from narration.narrator import BREATH, SECTION_BREATH, NarrationSettings, Narrator, Spoken
+from scenes.live import LiveScene
 from scenes.observer import observer
 from scenes.onscreen import visible_equations
 
-__all__ = ["LectureScene", "live_parts", "SAID", "Said"]
+__all__ = ["LectureScene", "SAID", "Said"]
 
 
 class Said:
@@ -53,30 +52,10 @@ class Said:
 SAID = Said()
 
 
-def live_parts(mob: Mobject) -> tuple[list[Mobject], list[Mobject]]:
-    """Split ``mob`` into (parts that stay still, parts that change) for a live redraw.
-
-    Widgets say which of their parts change (``live_parts()``); a plain group
-    is split member by member; any other mobject counts as changing.
-    """
-    own = getattr(mob, "live_parts", None)
-    if callable(own):
-        return own()
-    if type(mob) in (VGroup, Group):
-        still: list[Mobject] = []
-        moving: list[Mobject] = []
-        for sub in mob.submobjects:
-            s, m = live_parts(sub)
-            still += s
-            moving += m
-        return still, moving
-    return [], [mob]
-
-
 P = TypeVar("P", bound=Parameters)
 
 
-class LectureScene(Scene, Generic[P]):
+class LectureScene(LiveScene, Generic[P]):
     """A scene of the lecture: one section, a title card, captions on every step.
 
     Subclasses write ``construct`` as a storyboard of short named steps. The
@@ -375,46 +354,3 @@ class LectureScene(Scene, Generic[P]):
         next_slide = getattr(self, "next_slide", None)
         if callable(next_slide):
             next_slide(notes=notes)
-
-    def go_live(self, group: VGroup, refresh: Callable[[], None]) -> None:
-        """Redraw ``group`` with ``refresh()`` on every frame, until :meth:`stop_live`.
-
-        During ``play()`` manim draws every mobject that neither moves nor has
-        an updater once, into a background image, and redraws the rest on
-        every frame. So the parts of ``group`` that ``refresh`` leaves alone
-        (a widget's ``live_parts()`` names them: axes, titles, labels) go into
-        the scene on their own, and only the changing parts are redrawn each
-        frame, driven by one updater placed last in the scene. Everything
-        ``refresh`` changes must belong to ``group``.
-        """
-        self.stop_live(group)
-        still, moving = live_parts(group)
-        self.remove(group)
-        self.add(*still)
-        driver = VGroup(*moving)
-        driver.add_updater(lambda _m: refresh())
-        self.add(driver)
-        self.live_drivers[id(group)] = (group, driver)
-
-    def check_live(self, where: str) -> None:
-        """Fail loudly when a live group's redraw was lost.
-
-        An animation of one member of a live group (``Indicate(readout)``) makes
-        manim add that member to the scene on its own, and manim then replaces
-        the group that held it by the group's other members: the driver and its
-        updater leave the scene, and the picture silently stops following its
-        numbers. Animate around a live part (``Circumscribe``), never the part.
-        """
-        lost = [driver for _group, driver in self.live_drivers.values() if driver not in self.mobjects]
-        if lost:
-            raise RuntimeError(f"bug in {where}: an animation split a live group, which no longer redraws")
-
-    def stop_live(self, group: VGroup) -> None:
-        """Stop redrawing ``group`` every frame; it stays in the scene as one group."""
-        entry = self.live_drivers.pop(id(group), None)
-        if entry is None:
-            return
-        _group, driver = entry
-        driver.clear_updaters()
-        self.remove(driver)
-        self.add(group)
