@@ -109,6 +109,7 @@ from attnmath.similarity import (
     gaussian_as_dot_product,
     held_out_errors,
     position_features,
+    weight_parameters,
 )
 from attnmath.simplex import SimplexLevels, simplex_levels, simplex_objective
 from attnmath.softmax import check_distribution, effective_k, entropy, entropy_term, softmax
@@ -143,6 +144,7 @@ __all__ = [
     "SimilarityFit",
     "gaussian_as_dot_product",
     "position_features",
+    "weight_parameters",
     "noisy_sine",
     "attention",
     "AttentionResult",

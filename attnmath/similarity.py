@@ -32,6 +32,7 @@ __all__ = [
     "fit_similarity",
     "best_bandwidth",
     "held_out_errors",
+    "weight_parameters",
 ]
 
 
@@ -48,6 +49,33 @@ def position_features(x: Any) -> FloatArray:
         raise ValueError(f"x must be finite scalars, shape (n,), got {arr.shape}")
     arr = np.atleast_1d(arr)
     return np.stack([arr, arr**2, np.ones_like(arr)], axis=-1)
+
+
+def weight_parameters(w_q: Any, w_k: Any) -> int:
+    r"""How many numbers of the projections the attention weights over :func:`position_features` depend on.
+
+    The score is :math:`\psi(q)^\top M \psi(k)` with :math:`M = W_Q W_K^\top`
+    (:math:`d \times d`). The key's last feature is the constant 1, so the
+    column of :math:`M` it meets adds a term that depends on the query alone,
+    the same for every key, which the softmax cancels. The weights depend on
+    the other :math:`d - 1` columns only: a :math:`d \times (d - 1)` block
+    of rank at most :math:`r = \min(d_k, d - 1)`, which has
+    :math:`r (2d - 1 - r)` free numbers.
+
+    Examples
+    --------
+    >>> weight_parameters(np.ones((3, 2)), np.ones((3, 2)))  # 12 numbers, 6 of them move the weights
+    6
+    >>> weight_parameters(np.ones((3, 1)), np.ones((3, 1)))
+    4
+    """
+    wq = as_float_array(w_q, "w_q", min_ndim=2)
+    wk = as_float_array(w_k, "w_k", min_ndim=2)
+    if wq.shape != wk.shape or wq.shape[0] != 3:
+        raise ValueError(f"w_q and w_k must both have shape (3, d_k), got {wq.shape} and {wk.shape}")
+    d, d_k = wq.shape
+    r = min(d_k, d - 1)
+    return r * (2 * d - 1 - r)
 
 
 def _as_rows(x: Any, name: str) -> FloatArray:

@@ -22,9 +22,7 @@ from manim import (
     VGroup,
 )
 
-from attnmath import (
-    SimilarityFit,
-)
+from attnmath import SimilarityFit, weight_parameters
 from drawing import theme
 from drawing.widgets import fit_width, label
 from scenes.base import SAID
@@ -88,12 +86,11 @@ class FairComparison(MethodFigures):
                     "tuned kernel", Circumscribe(self.words[1][0][1], color=theme.TEXT), run_time=1.5
                 )
             else:
-                learned = Circumscribe(self.words[2][0][1], color=theme.TEXT)  # its 12 numbers: W_Q and W_K
-                self.when_said("numbers tuned", learned, run_time=1.2)
+                learned = Circumscribe(self.words[2][0][1], color=theme.TEXT)  # its numbers: W_Q and W_K
+                self.when_said("numbers move", learned, run_time=1.2)
+                self.when_said("fewer than", self.dots_in_turn(2), run_time=1.5)  # the points it was tuned on
                 warned = Indicate(curve, color=theme.WARNING, scale_factor=1.0)
                 self.when_said("follows", warned, run_time=2.0)
-                rule = Circumscribe(self.words[1][0][1], color=theme.TEXT)
-                self.when_said("choosing one", rule, run_time=1.0)
         with self.beat(
             "when-learned-wins",
             "Learned similarity tends to pay off with more data, and where no fixed kernel knows "
@@ -106,16 +103,21 @@ class FairComparison(MethodFigures):
             self.show_errors_note("or where no fixed kernel knows which inputs are alike")
 
     def overfit_narration(self) -> str:
-        """What the fresh points say, whichever way they came out."""
-        n_params = self.fit.w_q.size + self.fit.w_k.size
+        """What the fresh points say, whichever way they came out.
+
+        Only the numbers the weights depend on are counted as moving them
+        (:func:`attnmath.weight_parameters`: the softmax cancels the rest); the
+        reason it overfits is that it was tuned on the same points' own errors.
+        """
         if self.held_out[1] < self.held_out[0]:
             return (
-                f"Here the learned similarity, with {n_params} numbers tuned on {self.x.size} points, "
+                f"Here the learned similarity, tuned on these {self.x.size} points' own errors, "
                 "also predicts fresh points better than the tuned kernel."
             )
+        free, total = weight_parameters(self.fit.w_q, self.fit.w_k), self.fit.w_q.size + self.fit.w_k.size
         return (
-            f"With {n_params} numbers tuned on {self.x.size} points, not the Gaussian's one, attention "
-            "follows their noise: learning a similarity takes more data than choosing one."
+            f"Only {free} of its {total} numbers move the weights, fewer than the {self.x.size} points, "
+            "but tuned on those points' own errors, attention follows their noise."
         )
 
     def show_errors_note(self, text: str) -> None:

@@ -60,8 +60,9 @@ def questions(p: FixedVsQueryParameters) -> list[Question]:
         Question(
             "The learned similarity beat the Gaussian on the points it was tuned on, and lost on fresh "
             "ones. What does that gap say?",
-            "It fitted the noise of its few tuning points: more free numbers than the data can pin down. "
-            "More data, or inputs no fixed kernel can compare, is where learning the similarity pays.",
+            "It was tuned on those same points' own leave-one-out errors, so it fitted their noise along "
+            "with their curve, and fresh points expose that. More data, or inputs no fixed kernel can "
+            "compare, is where learning the similarity pays.",
             "",
             "",
         ),

@@ -12,6 +12,7 @@ from attnmath import (
     kernel_weights,
     loo_cv_error,
     position_features,
+    weight_parameters,
 )
 
 pytestmark = pytest.mark.filterwarnings("error")
@@ -80,3 +81,19 @@ def test_position_features():
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_the_key_constant_features_column_never_moves_the_weights():
+    """Softmax cancels the score term that the key's constant feature meets: only 6 of 12 numbers count."""
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-1, 1, 8)
+    feats = position_features(x)
+    w_q, w_k = rng.normal(size=(3, 2)), rng.normal(size=(3, 2))
+    before = attention_weights(feats, feats, w_q, w_k, tau=1.0)
+    moved = w_k.copy()
+    moved[2] += rng.normal(size=2)  # the row that multiplies the key's constant feature
+    assert np.allclose(attention_weights(feats, feats, w_q, moved, tau=1.0), before, atol=1e-12)
+    other = w_k.copy()
+    other[0] += 0.1  # a row that meets the key's position
+    assert not np.allclose(attention_weights(feats, feats, w_q, other, tau=1.0), before, atol=1e-6)
+    assert weight_parameters(w_q, w_k) == 6 and w_q.size + w_k.size == 12

@@ -67,6 +67,35 @@ def errors() -> tuple[float, float, float, float, int]:
     return loo[sigma], a_loo, g_new, a_new, fit.w_q.size + fit.w_k.size
 
 
+@cache
+def numbers_that_move_the_weights() -> int:
+    """The rank of the attention weights' Jacobian in the 12 projection numbers, by central differences.
+
+    The weights are written out here: softmax over keys of phi(x_j)^T W_Q W_K^T phi(x_i), phi = (x, x^2, 1).
+    The count is the structure's, so it is taken at a generic point of the projections' shape (at the fitted
+    point some weights are near 0 or 1, where their slopes vanish to rounding).
+    """
+    x, y = data(S.n_points, S.seed)
+    fit = fit_similarity(x, y)
+    z = (x - x.mean()) / x.std()
+    phi = np.stack([z, z * z, np.ones_like(z)], axis=1)
+
+    def weights(p: np.ndarray) -> np.ndarray:
+        w_q, w_k = p[: fit.w_q.size].reshape(fit.w_q.shape), p[fit.w_q.size :].reshape(fit.w_k.shape)
+        rows = []
+        for j in range(z.size):
+            scores = [float(phi[j] @ w_q @ w_k.T @ phi[i]) for i in range(z.size)]
+            top = max(scores)
+            e = [math.exp(s - top) for s in scores]
+            rows.append([v / sum(e) for v in e])
+        return np.array(rows).ravel()
+
+    p0, h = np.random.default_rng(1).normal(scale=0.5, size=fit.w_q.size + fit.w_k.size), 1e-5
+    jac = np.stack([(weights(p0 + h * e) - weights(p0 - h * e)) / (2 * h) for e in np.eye(p0.size)], axis=1)
+    sv = np.linalg.svd(jac, compute_uv=False)
+    return int(np.sum(sv > 1e-6 * sv[0]))
+
+
 def said(v: float) -> str:
     """Two significant figures, as a person reads a small error."""
     return f"{v:.2g}"
@@ -77,7 +106,7 @@ EXPECTED = {
     "fitted": lambda: [str(S.n_points), said(errors()[1]), said(errors()[0])],
     "fitted.description": lambda: [said(errors()[1]), said(errors()[0])],  # learned, then best Gaussian
     "held-out": lambda: [str(S.n_fresh), str(S.n_points), said(errors()[2]), said(errors()[3])],
-    "overfit": lambda: [str(errors()[4]), str(S.n_points)],
+    "overfit": lambda: [str(numbers_that_move_the_weights()), str(errors()[4]), str(S.n_points)],
     # all N bars at 1 over N: the count of points and the mean's constant weight 1/N
     "mean-ignores-q.description": lambda: [str(S.n_points), "1", str(S.n_points)],
     # the count of the original points, among the fresh ones
