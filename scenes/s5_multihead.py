@@ -37,6 +37,7 @@ from drawing.widgets import label, math
 from lecture.sections.s5_multihead import HeadRoutingParameters
 from narration.narrator import Spoken
 from scenes.base import SAID, LectureScene, Said
+from scenes.s5_induction import DecoderInduction
 from scenes.s5_trained import TrainedHeads
 
 __all__ = ["HeadRouting"]
@@ -104,7 +105,7 @@ class RoutingColumns(VGroup):
         )
 
 
-class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
+class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParameters]):
     """Each head's routing as lines from query words to key words, then all four as heatmaps feeding W_O."""
 
     def construct(self) -> None:
@@ -141,6 +142,7 @@ class HeadRouting(TrainedHeads, LectureScene[HeadRoutingParameters]):
         ):
             self.show_all_heads()
         self.show_trained()
+        self.show_decoder()
         with self.beat(
             "concatenate",
             "Their outputs are concatenated, and an output matrix, W O, mixes them for the next layer: "

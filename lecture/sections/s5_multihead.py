@@ -8,19 +8,26 @@ from typing import Any, ClassVar
 import numpy as np
 
 from attnmath import DEFAULT_SENTENCE, HEAD_NAMES, STYLISED_SCORES, Sentence, real_heads, stylized_heads
-from lecture.parameters import Parameters, SentenceCheck, lecturer
+from lecture.parameters import Integer, Parameters, SentenceCheck, lecturer
 from lecture.questions import Option, Question
 from lecture.section import Figure, Section, floats
 
-__all__ = ["HeadRoutingParameters", "SECTION", "MODEL_PLACES", "trained_heads"]
+__all__ = ["HeadRoutingParameters", "SECTION", "MODEL_PLACES", "MAX_INDUCTION_TOKENS", "trained_heads"]
+
+MAX_INDUCTION_TOKENS = 20
+"""The most random tokens a copy may have: the scene shows both copies as readable chips."""
 
 
 @dataclass(frozen=True)
 class HeadRoutingParameters(Parameters):
-    """The annotated sentence the heads read."""
+    """The annotated sentence the heads read, and the random tokens the trained decoder reads twice."""
 
     scene: ClassVar[str] = "HeadRouting"
     sentence: Sentence = lecturer(DEFAULT_SENTENCE, SentenceCheck())
+    induction_tokens: int = lecturer(
+        20, Integer(4, MAX_INDUCTION_TOKENS), f"4–{MAX_INDUCTION_TOKENS} random tokens the decoder reads twice"
+    )
+    induction_seed: int = lecturer(0, Integer(0, 2**31, shown=False))
 
 
 def questions(_p: HeadRoutingParameters) -> list[Question]:

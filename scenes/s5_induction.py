@@ -1,0 +1,274 @@
+"""Section 5, "what a trained decoder does": SmolLM2 reads random tokens twice, and one head copies.
+
+The decoder (attnmath.decoder, numpy, offline) reads ``n`` random tokens, then
+the same ``n`` again (lecture.sections.s5_induction). One picture changes in
+place: the tokens as chips on the right, a head's 2n x 2n causal map on the
+left. The map fills with the best previous-token head, then becomes the best
+induction head, whose stripe sits n - 1 columns left of the diagonal in the
+second copy's rows; a grid of all 270 heads' induction scores shows it is the
+best; and the chips mark which tokens the model predicts, copy by copy.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    CurvedArrow,
+    DashedLine,
+    FadeIn,
+    FadeOut,
+    LaggedStart,
+    Mobject,
+    Rectangle,
+    SurroundingRectangle,
+    VGroup,
+)
+
+from drawing import theme
+from drawing.text import label
+from drawing.tiles import HeadTiles
+from lecture.parameters import ConfigError
+from lecture.sections.s5_induction import DECODER_NAME, DECODER_SPOKEN, Induction, induction
+
+__all__ = ["DecoderInduction", "percent"]
+
+MAP_SIDE = 3.9
+MAP_CENTRE = np.array([-4.1, -0.35, 0.0])
+GRID_CENTRE = np.array([-1.45, -0.35, 0.0])
+CHIPS_LEFT, CHIPS_TOP = -0.3, 2.75
+LINE_PITCH = 0.5
+
+
+def percent(share: float) -> str:
+    """A share as the voice says it: a whole percent, or "under 1" for a share that rounds to none."""
+    whole = round(100 * share)
+    return f"{whole} percent" if whole >= 1 else "under 1 percent"
+
+
+def chip(text: str) -> VGroup:
+    """One token as a small boxed label; a leading space is dropped, the box shows where it ends."""
+    word = label(text.strip() or "\u2423", small=True)
+    box = SurroundingRectangle(word, buff=0.07, color=theme.MUTED, stroke_width=1.5)
+    return VGroup(box, word)
+
+
+def flow(chips: list[VGroup], left: float, top: float, width: float) -> float:
+    """Lay ``chips`` out left to right in lines no wider than ``width``; the y under the last line."""
+    x, y = left, top
+    for c in chips:
+        if x > left and x + c.width > left + width:
+            x, y = left, y - LINE_PITCH
+        c.move_to([x + c.width / 2, y, 0])
+        x += c.width + 0.12
+    return y - LINE_PITCH
+
+
+if TYPE_CHECKING:
+    from lecture.sections.s5_multihead import HeadRoutingParameters
+    from scenes.base import LectureScene
+
+    _Scene = LectureScene[HeadRoutingParameters]
+else:
+    _Scene = object
+
+
+class DecoderInduction(_Scene):
+    """Mixin for section 5's scene: five beats on a trained decoder's previous-token and induction heads."""
+
+    def show_decoder(self) -> None:
+        """The decoder reads the tokens twice; its previous-token head, its induction head, its copying."""
+        found = induction(self.params.induction_tokens, self.params.induction_seed)
+        self.decoder_reads(found)
+        self.decoder_previous(found)
+        self.decoder_induction(found)
+        self.decoder_best(found)
+        self.decoder_copies(found)
+        self.play(FadeOut(self.decoder_view), run_time=0.8)
+
+    # --- the picture -------------------------------------------------------------
+    def decoder_layout(self, found: Induction) -> None:
+        """The map's frame with its copies marked, the chips in two labelled blocks, the model's name."""
+        n = found.n
+        self.map_frame = Rectangle(width=MAP_SIDE, height=MAP_SIDE, color=theme.MUTED, stroke_width=1.5)
+        self.map_frame.move_to(MAP_CENTRE)
+        corner, cell = self.map_frame.get_corner(UP + LEFT), MAP_SIDE / (2 * n)
+        self.cell = lambda i, j: corner + np.array([(j + 0.5) * cell, -(i + 0.5) * cell, 0.0])
+        half = VGroup(
+            DashedLine(corner + n * cell * RIGHT, corner + n * cell * RIGHT + MAP_SIDE * DOWN),
+            DashedLine(corner + n * cell * DOWN, corner + n * cell * DOWN + MAP_SIDE * RIGHT),
+        ).set_stroke(theme.MUTED, width=1.5, opacity=0.7)
+        tops = VGroup(
+            *(
+                label(f"copy {k + 1}", small=True, color=theme.MUTED).move_to(
+                    corner + ((k + 0.5) * MAP_SIDE / 2) * RIGHT + 0.25 * UP
+                )
+                for k in range(2)
+            )
+        )
+        keys = label("keys", small=True, color=theme.MUTED).next_to(self.map_frame, DOWN, buff=0.12)
+        queries = label("queries", small=True, color=theme.MUTED).rotate(np.pi / 2)
+        queries.next_to(self.map_frame, LEFT, buff=0.1)
+        self.chips = [chip(t) for t in found.tokens]
+        heads = [label("copy 1", small=True, color=theme.MUTED), label("copy 2", small=True, color=theme.MUTED)]
+        width = theme.SAFE_RIGHT - CHIPS_LEFT
+        heads[0].move_to([CHIPS_LEFT + heads[0].width / 2, CHIPS_TOP, 0])
+        below = flow(self.chips[:n], CHIPS_LEFT, CHIPS_TOP - LINE_PITCH, width)
+        heads[1].move_to([CHIPS_LEFT + heads[1].width / 2, below - 0.1, 0])
+        self.chips_end = flow(self.chips[n:], CHIPS_LEFT, below - 0.1 - LINE_PITCH, width)
+        if self.chips[-1].get_bottom()[1] < theme.SAFE_BOTTOM:
+            raise ConfigError(
+                f"[HeadRouting] the decoder's {n} random tokens (induction_seed {self.params.induction_seed}) "
+                "are too long to show twice at a readable size; set fewer induction_tokens or another seed"
+            )
+        self.chip_heads = heads
+        tag = label(f"measured in {DECODER_NAME}, 4-bit weights", small=True)
+        self.decoder_tag = tag.set_color(theme.MUTED).move_to([0, theme.SAFE_TOP - tag.height / 2, 0])
+        self.map_marks = VGroup(half, tops, keys, queries)
+
+    def head_map(self, weights: np.ndarray) -> HeadTiles:
+        """One head's 2n x 2n causal map in the frame."""
+        tiles = HeadTiles(weights[None, None], width=MAP_SIDE)
+        tiles.frames.set_stroke(opacity=0)  # the frame is the scene's own, drawn once
+        return tiles.move_to(self.map_frame)
+
+    def head_name(self, layer: int, head: int) -> Mobject:
+        """A head's name over the map, 1-based as the voice says it."""
+        name = label(f"layer {layer + 1}, head {head + 1}", color=theme.TEXT)
+        return name.next_to(self.map_frame, UP, buff=0.55)
+
+    def outline(self, k: int, color: str) -> Mobject:
+        """A coloured box around token ``k``'s chip."""
+        return SurroundingRectangle(self.chips[k], buff=0.04, color=color, stroke_width=4)
+
+    def cell_box(self, i: int, j: int, color: str) -> Mobject:
+        """A box around cell (i, j) of the map, a little larger than the cell."""
+        side = 1.8 * MAP_SIDE / len(self.chips)
+        return Rectangle(width=side, height=side, color=color, stroke_width=3).move_to(self.cell(i, j))
+
+    # --- the beats ---------------------------------------------------------------
+    def spotlight(self, found: Induction) -> int:
+        """The second-copy query the beats point at: the one the induction head sends most to its target."""
+        n = found.n
+        rows = np.arange(n + 2, 2 * n - 1)
+        return int(rows[np.argmax(found.induction[rows, rows - n + 1])])
+
+    def decoder_reads(self, found: Induction) -> None:
+        """The model's name, the empty map and the tokens, copy by copy."""
+        self.decoder_layout(found)
+        n = found.n
+        leaving = [self.shown, *([self.tag] if getattr(self, "tag", None) in self.mobjects else [])]
+        with self.beat(
+            "decoder",
+            f"Now a trained decoder, {DECODER_SPOKEN}, a small instruct model quantised to 4 bits, reads "
+            f"{n} random tokens, then the same {n}.",
+            shows=f"Two blocks of token chips, the second a repeat; an empty {2 * n} by {2 * n} map.",
+        ):
+            self.play(*(FadeOut(m) for m in leaving), run_time=0.6)
+            self.fade_in(self.decoder_tag, self.map_frame, self.map_marks, run_time=1.0)
+            for k, words in enumerate(("random tokens", "the same")):
+                block = self.chips[k * n : (k + 1) * n]
+                self.until_said(words)
+                chips = LaggedStart(*(FadeIn(c) for c in block), lag_ratio=0.1)
+                self.play(FadeIn(self.chip_heads[k]), chips, run_time=1.5)
+        self.decoder_view = VGroup(self.decoder_tag, self.map_frame, self.map_marks, *self.chip_heads, *self.chips)
+
+    def decoder_previous(self, found: Induction) -> None:
+        """The best previous-token head fills the map; the spotlit query and the token before it."""
+        layer, head, score = found.heads.best_previous
+        t = self.spotlight(found)
+        self.map_now, self.name_now = self.head_map(found.previous), self.head_name(layer, head)
+        with self.beat(
+            "decoder-previous",
+            f"Layer {layer + 1}, head {head + 1}, looks one token back, as head one did: on average "
+            f"{percent(score)} of each token's weight falls on the token before.",
+            shows="Its map fills: a bright stripe just below the diagonal.",
+        ):
+            self.play(FadeIn(self.map_now), FadeIn(self.name_now), run_time=1.2)
+            self.until_said("one token back")
+            self.marks = VGroup(self.outline(t, theme.QUERY), self.outline(t - 1, theme.KEY))
+            self.marks.add(self.cell_box(t, t - 1, theme.KEY))
+            self.play(FadeIn(self.marks), run_time=0.8)
+        self.decoder_view.add(self.map_now, self.name_now, self.marks)
+
+    def decoder_induction(self, found: Induction) -> None:
+        """The map becomes the induction head's: the query's earlier twin, and the token after it."""
+        layer, head, _ = found.heads.best_induction
+        n, t = found.n, self.spotlight(found)
+        new_map, new_name = self.head_map(found.induction), self.head_name(layer, head)
+        twin, target = t - n, t - n + 1
+        arrow = CurvedArrow(
+            self.chips[t].get_top() + 0.05 * UP, self.chips[target].get_bottom() + 0.05 * DOWN, color=theme.KEY
+        )
+        stripe = VGroup(DashedLine(self.cell(n, 1), self.cell(2 * n - 1, n), color=theme.KEY, stroke_width=2))
+        with self.beat(
+            "decoder-induction",
+            f"Layer {layer + 1}, head {head + 1}, does more: in the second copy, each token finds its earlier "
+            "twin and looks at the token that followed it.",
+            shows="Its stripe sits in the second copy's rows, one column right of each earlier twin.",
+        ):
+            self.play(FadeOut(self.marks), FadeOut(self.map_now), FadeIn(new_map), run_time=1.2)
+            self.play(FadeOut(self.name_now), FadeIn(new_name), run_time=0.6)
+            self.until_said("earlier")
+            marks = VGroup(self.outline(t, theme.QUERY), self.outline(twin, theme.MUTED))
+            self.play(FadeIn(marks), run_time=0.8)
+            self.until_said("followed")
+            pointed = VGroup(self.outline(target, theme.KEY), arrow)
+            self.play(FadeIn(pointed), run_time=0.8)
+            stripe.add(self.cell_box(t, target, theme.KEY))
+            self.play(FadeIn(stripe), run_time=0.8)
+        self.decoder_view.remove(self.map_now, self.name_now, self.marks)
+        self.decoder_view.add(new_map, new_name, marks, pointed, stripe)
+
+    def decoder_best(self, found: Induction) -> None:
+        """Every head's induction score as a 30 x 9 grid: one bright cell, the rest nearly dark."""
+        h = found.heads
+        layer, head, score = h.best_induction
+        scores = HeadTiles(h.induction[:, :, None, None], width=0.9, gap=0.03).move_to(GRID_CENTRE)
+        scores.frames.set_stroke(opacity=0.35)
+        best = SurroundingRectangle(scores.tile(layer, head), color=theme.KEY, buff=0.03, stroke_width=3)
+        title = VGroup(*(label(w, small=True, color=theme.MUTED) for w in (f"all {found.n_heads}", "heads")))
+        title.arrange(DOWN, buff=0.08).next_to(scores, UP, buff=0.15)
+        figures = VGroup(
+            label(f"best {score:.2f}", small=True, color=theme.KEY),
+            label(f"typical {h.typical_induction:.2f}", small=True, color=theme.MUTED),
+        )
+        figures.arrange(DOWN, buff=0.08, aligned_edge=RIGHT).next_to(scores, DOWN, buff=0.15)
+        figures.align_to(scores, RIGHT)  # clear of the chips on the right
+        with self.beat(
+            "decoder-best",
+            f"That is an induction head, the best of all {found.n_heads}: {percent(score)} of its weight goes "
+            f"there; a typical head gives that token {percent(h.typical_induction)}.",
+            shows=f"Every head's induction score in a grid, one bright: best {score:.2f}, typical "
+            f"{h.typical_induction:.2f}.",
+        ):
+            self.play(FadeIn(scores), FadeIn(title), run_time=1.0)
+            self.when_said("the best", FadeIn(best), FadeIn(figures[0]), run_time=0.6)
+            self.when_said("typical", FadeIn(figures[1]), run_time=0.8)
+        self.decoder_view.add(scores, best, title, figures)
+
+    def decoder_copies(self, found: Induction) -> None:
+        """The chips of tokens the model predicts light up, copy by copy, with each copy's count."""
+        n = found.n
+        copies = (found.first_copied, found.heads.copied)
+        right = [int(c.sum()) for c in copies]
+        with self.beat(
+            "decoder-copies",
+            f"And the model copies: it predicts {right[1]} of {n - 1} next tokens in the second copy, and "
+            f"{right[0]} of {n - 1} in the first, where nothing repeats.",
+            shows="Predicted tokens light up: many in the second copy, few in the first.",
+        ):
+            for k, words in ((1, "predicts"), (0, "in the first")):
+                hits = [self.chips[k * n + 1 + i] for i in np.flatnonzero(copies[k])]
+                lit = [c[0].copy().set_fill(theme.WEIGHT, opacity=0.35) for c in hits]
+                count = label(f"{right[k]} of {n - 1} predicted", small=True, color=theme.WEIGHT)
+                count.move_to([theme.SAFE_RIGHT - count.width / 2, self.chip_heads[k].get_y(), 0])
+                self.until_said(words)
+                self.play(*(FadeIn(m) for m in lit), FadeIn(count), run_time=1.0)
+                self.decoder_view.add(*lit, count)
+        self.shown = self.decoder_view
