@@ -43,6 +43,7 @@ __all__ = [
     "render_transcript",
     "write_storyboard",
     "figures_data",
+    "environment",
     "ASSETS",
     "TEMPLATES",
 ]
@@ -55,9 +56,10 @@ SCRIPTS = ("explore/common.js", "explore/ports.js")
 MIME = {"mp4": "video/mp4", "webm": "video/webm"}
 
 
-def _environment() -> Environment:
+def environment(templates: Path = TEMPLATES) -> Environment:
+    """The pages' Jinja2 environment (autoescaped, strict), loading from ``templates``."""
     env = Environment(
-        loader=FileSystemLoader(TEMPLATES),
+        loader=FileSystemLoader(templates),
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -168,7 +170,7 @@ def render_page(manifest: Mapping[str, Any], folder: Path, config: LectureConfig
         "figure_data": inline_json(figures),
         "asking": inline_json(_asking(manifest, config)),
     }
-    return _environment().get_template("index.html.j2").render(context)
+    return environment().get_template("index.html.j2").render(context)
 
 
 def render_notes(manifest: Mapping[str, Any], tex_dir: Path, config: LectureConfig | None = None) -> str:
@@ -203,7 +205,7 @@ def render_notes(manifest: Mapping[str, Any], tex_dir: Path, config: LectureConf
         "colours": {name.lower(): getattr(theme, name) for name in ROLES},
         "css": Markup(_asset("notes.css") + _asset("questions.css")),
     }
-    return _environment().get_template("notes.html.j2").render(context)
+    return environment().get_template("notes.html.j2").render(context)
 
 
 def render_transcript(manifest: Mapping[str, Any]) -> str:
@@ -216,4 +218,4 @@ def render_transcript(manifest: Mapping[str, Any]) -> str:
         "colours": {name.lower(): getattr(theme, name) for name in ROLES},
         "css": Markup(_asset("notes.css") + _asset("transcript.css")),
     }
-    return _environment().get_template("transcript.html.j2").render(context)
+    return environment().get_template("transcript.html.j2").render(context)
