@@ -35,6 +35,7 @@ from lecture.section import section_heading
 from production.publish.page.asking import asked_questions, stops
 from production.publish.page.equations import typeset
 from production.publish.page.storyboard import write_storyboard
+from production.publish.page.switch import timeline
 from production.publish.page.transcript import transcript_sections
 
 __all__ = [
@@ -165,10 +166,11 @@ def render_page(manifest: Mapping[str, Any], folder: Path, config: LectureConfig
         "colours": {name.lower(): getattr(theme, name) for name in ROLES},
         "css": Markup(_asset("page.css") + _asset("explore/explore.css") + _asset("questions.css")),
         "scripts": Markup("\n".join(_asset(s) for s in (*SCRIPTS, *(f"explore/{k}.js" for k in figures)))),
-        "page_script": Markup(_asset("page.js") + _asset("questions.js")),
+        "page_script": Markup(_asset("page.js") + _asset("questions.js") + _asset("switch.js")),
         "figures": figures,
         "figure_data": inline_json(figures),
         "asking": inline_json(_asking(manifest, config)),
+        "timeline": inline_json(timeline(manifest)),
     }
     return environment().get_template("index.html.j2").render(context)
 
