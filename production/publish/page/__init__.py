@@ -148,7 +148,7 @@ def _asking(manifest: Mapping[str, Any], config: LectureConfig) -> dict[str, Any
     """The players' questions and where each player stops to ask them (:mod:`.asking`)."""
     asked = asked_questions(manifest["clips"], config)
     clip_ids = [f"clip-{i:02d}" for i in range(len(manifest["clips"]))]
-    return {"questions": asked, "stops": stops(manifest, asked, clip_ids)}
+    return {"mode": config.questions, "questions": asked, "stops": stops(manifest, asked, clip_ids)}
 
 
 def render_page(manifest: Mapping[str, Any], folder: Path, config: LectureConfig | None = None) -> str:

@@ -22,7 +22,8 @@
   if (!api || String(api.LMSInitialize("")) !== "true") return;  // outside a platform: the offline page
 
   const sections = JSON.parse(source.textContent).sections;
-  const questions = asking ? JSON.parse(asking.textContent).questions : {};
+  const asked = asking ? JSON.parse(asking.textContent) : { questions: {} };
+  const questions = asked.mode === "off" ? {} : asked.questions;  // the lecture file turned the questions off
   const LETTERS = "abcd";
   const set = (key, value) => api.LMSSetValue(key, String(value));
   const get = (key) => String(api.LMSGetValue(key) || "");
@@ -37,9 +38,11 @@
   const score = () => Object.values(state.a).filter((a) => a[1] === 1).length;
   const clock = (d) => [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
 
-  set("cmi.core.score.min", 0);
-  set("cmi.core.score.max", Object.keys(questions).length);
-  set("cmi.core.score.raw", score());
+  if (Object.keys(questions).length) {
+    set("cmi.core.score.min", 0);
+    set("cmi.core.score.max", Object.keys(questions).length);
+    set("cmi.core.score.raw", score());
+  }
   if (get("cmi.core.lesson_status") !== "completed") set("cmi.core.lesson_status", "incomplete");
   commit();
 
