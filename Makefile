@@ -9,6 +9,8 @@ STAMP := $(VENV)/.installed-stamp
 # scorm-again, the SCORM 1.2 run-time the course package's platform test stands up in Chromium (npm, pinned)
 SCORM_AGAIN_VERSION := 3.4.3
 SCORM_AGAIN := build/npm/node_modules/scorm-again/dist/scorm12.js
+# ADL's SCORM 1.2 schema files, which its manifest is validated against (tools/scorm_schemas.sh, from npm)
+SCORM_XSD := build/npm/scorm12-xsd/imscp_rootv1p1p2.xsd
 
 # Debian packages: Cairo/Pango headers to build manimpango, LaTeX for MathTex,
 # Chromium for the test that opens the lecture page headless, festival and its
@@ -49,7 +51,11 @@ $(SCORM_AGAIN): | system
 	@command -v npm >/dev/null || tools/ensure_system.sh npm
 	npm install --silent --no-audit --no-fund --prefix build/npm scorm-again@$(SCORM_AGAIN_VERSION)
 
-setup: system $(STAMP) $(SCORM_AGAIN)
+$(SCORM_XSD): | system
+	@command -v npm >/dev/null || tools/ensure_system.sh npm
+	tools/scorm_schemas.sh build/npm/scorm12-xsd
+
+setup: system $(STAMP) $(SCORM_AGAIN) $(SCORM_XSD)
 
 lint: setup
 	$(BIN)/ruff check atomic_files attnmath lecture drawing narration manim_patches scenes production tests bench tools

@@ -25,6 +25,8 @@ from production.options import REPO
 
 SCORM_AGAIN = REPO / "build" / "npm" / "node_modules" / "scorm-again"
 RUNTIME = SCORM_AGAIN / "dist" / "scorm12.js"
+SCHEMAS = REPO / "build" / "npm" / "scorm12-xsd"
+"""ADL's SCORM 1.2 schema files (tools/scorm_schemas.sh)."""
 PLATFORM = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Platform</title><script src="scorm12.js"></script></head>
 <body><main><h1>Platform</h1></main></body></html>
@@ -36,6 +38,21 @@ def runtime() -> Path:
     if not RUNTIME.exists():
         pytest.fail(f"scorm-again is missing ({RUNTIME}): run `make setup` (npm install into build/npm)")
     return RUNTIME
+
+
+def scorm12_schema():
+    """SCORM 1.2 content packaging with ADL's extension as an lxml schema (or a failure: how to get it)."""
+    from lxml import etree
+
+    if not (SCHEMAS / "imscp_rootv1p1p2.xsd").exists():
+        pytest.fail(f"the SCORM 1.2 schema files are missing ({SCHEMAS}): run `make setup`")
+    both = f"""<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema">
+      <xsd:import namespace="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
+                  schemaLocation="{(SCHEMAS / "imscp_rootv1p1p2.xsd").as_uri()}"/>
+      <xsd:import namespace="http://www.adlnet.org/xsd/adlcp_rootv1p2"
+                  schemaLocation="{(SCHEMAS / "adlcp_rootv1p2.xsd").as_uri()}"/>
+    </xsd:schema>"""
+    return etree.XMLSchema(etree.fromstring(both.encode()))
 
 
 class RangeHandler(http.server.SimpleHTTPRequestHandler):

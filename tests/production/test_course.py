@@ -28,7 +28,7 @@ from production.publish.course.conformance import CRITERIA
 from production.publish.course.items import course_questions
 from production.publish.page.asking import asked_questions
 from tests.production.browser import assert_no_axe_violations
-from tests.production.course_platform import platform
+from tests.production.course_platform import platform, scorm12_schema
 
 pytestmark = pytest.mark.xdist_group("course")  # one worker makes the package and the platform
 CP = "{http://www.imsproject.org/xsd/imscp_rootv1p1p2}"
@@ -78,6 +78,17 @@ def test_one_command_writes_the_course_folder_whole(course):
     )
     assert not [p for p in course["folder"].iterdir() if p.name.startswith(".")]  # no temporary folder left
     assert "course: SCORM 1.2 package" in course["out"] and f"{SCORM_ZIP}  " in course["out"]
+
+
+def test_the_scorm_manifest_validates_against_adls_schema_files(course):
+    from lxml import etree
+
+    with zipfile.ZipFile(course["course"] / SCORM_ZIP) as z:
+        manifest = etree.fromstring(z.read("imsmanifest.xml"))
+    schema = scorm12_schema()
+    assert schema.validate(manifest), schema.error_log
+    manifest.remove(manifest[1])  # a manifest without organizations is refused: the check is real
+    assert not schema.validate(manifest)
 
 
 def test_the_scorm_manifest_has_what_a_platform_requires_and_lists_every_file(course):
