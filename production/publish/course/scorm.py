@@ -45,8 +45,9 @@ SCHEMAS = (
     f"{CP} imscp_rootv1p1p2.xsd http://www.imsglobal.org/xsd/imsmd_rootv1p2p1 imsmd_rootv1p2p1.xsd "
     f"{ADLCP} adlcp_rootv1p2.xsd"
 )
-LEFT_OUT = (".inputs",)
-"""Build bookkeeping (the clips' up-to-date hashes): not part of what students see."""
+LEFT_OUT = (".inputs", ".beats.json", "manifest.json")
+"""Build records (up-to-date hashes, the beats and the manifest the page was made from, with the build
+machine's paths): the page has what it needs of them inlined, and students never open them."""
 STORED = (".mp4", ".webm", ".png", ".jpg")
 """Files already compressed: stored in the zip, not deflated again."""
 
@@ -54,7 +55,7 @@ STORED = (".mp4", ".webm", ".png", ".jpg")
 def package_files(folder: Path) -> list[str]:
     """The built folder's files a student's page uses, as posix paths relative to ``folder``, sorted.
 
-    Everything but hidden files, build bookkeeping and the course folder itself.
+    Everything but hidden files, build records (:data:`LEFT_OUT`) and the course folder itself.
     """
     found = []
     for path in folder.rglob("*"):
