@@ -257,7 +257,10 @@ def launch(browser, url: str, saved: dict | None = None):
     page.route(re.compile(r"^(https?|wss?|ftp)://(?!127\.0\.0\.1[:/])"), lambda route: route.abort())
     page.goto(f"{url}/platform.html")
     page.evaluate(LAUNCH, saved)
-    page.wait_for_function("document.querySelector('iframe').contentDocument?.readyState === 'complete'")
+    page.wait_for_function(  # the package's page loaded in the frame (not the frame's first, blank document)
+        "(f => f.contentWindow.location.href.endsWith('package/index.html')"
+        " && f.contentDocument.readyState === 'complete')(document.querySelector('iframe'))"
+    )
     frame = next(f for f in page.frames if f.url.endswith("package/index.html"))
     frame.wait_for_function(f"document.body.dataset.videosLoaded === '{len(LECTURE) + 2}'", timeout=20000)
     return page, frame, errors

@@ -27,23 +27,26 @@ def beat_at(beats: list, t: float) -> list:
 
 def test_switching_goes_to_the_same_beat_at_the_same_time_after_its_start(lecture, page):
     beats = timeline(lecture["manifest"])
+    page.evaluate(
+        "window.switches = []; document.addEventListener('lecture-switch', e => switches.push(e.detail))"
+    )
     t = 2 * SECONDS + 1.4  # section 2's second beat, 0.4 s in
     page.evaluate(f"v = document.getElementById('lecture'); v.muted = true; v.currentTime = {t}; v.play()")
     page.wait_for_function(f"document.getElementById('lecture').currentTime > {t + 0.1}")
     page.locator("button.switch-video[data-to='lecture-described']").click()
-    here = page.evaluate("document.getElementById('lecture').currentTime")
-    beat = beat_at(beats["lecture"], here)
+    (went,) = page.evaluate("switches")
+    beat = beat_at(beats["lecture"], went["left"])
     there = next(b for b in beats["lecture-described"] if b[0] == beat[0])
+    assert went["to"] == "lecture-described" and abs(went["at"] - (there[1] + went["left"] - beat[1])) < 0.01
+    assert there[1] > beat[1]  # the described lecture is later at that beat: its descriptions came before
     state = page.evaluate(
-        "(v => [v.currentTime, v.paused, document.activeElement.id])"
+        "(v => [v.paused, document.activeElement.id, document.getElementById('lecture').paused])"
         "(document.getElementById('lecture-described'))"
     )
-    assert abs(state[0] - (there[1] + here - beat[1])) < 0.1, (state, there, here, beat)
-    assert there[1] > beat[1]  # the described lecture is later at that beat: its descriptions came before
-    assert page.evaluate("document.getElementById('lecture').paused") and state[2] == "lecture-described"
-    assert not state[1]  # it plays on, as the lecture was playing
+    assert state == [False, "lecture-described", True]  # it plays on, as the lecture played; focus moved
     page.evaluate("document.getElementById('lecture-described').pause()")
     page.locator("button.switch-video[data-to='lecture']").click()
-    back = page.evaluate("document.getElementById('lecture').currentTime")
-    assert beat_at(beats["lecture"], back)[0] == beat[0] and abs(back - here) < 0.1
+    back = page.evaluate("switches")[1]
+    assert beat_at(beats["lecture"], back["at"])[0] == beat_at(beats["lecture-described"], back["left"])[0]
+    assert beat_at(beats["lecture"], back["at"])[0] == beat[0]
     assert page.evaluate("document.getElementById('lecture').paused")  # it was paused: it stays paused

@@ -1,7 +1,8 @@
 "use strict";
 // The switch between the lecture and the audio-described lecture: the other player goes to the same beat, the same
 // time after its start (the described beat is longer: the picture holds while its description is spoken), and
-// plays on if this one was playing. Focus moves to the other player.
+// plays on if this one was playing. Focus moves to the other player. Each switch is announced to the page as a
+// "lecture-switch" event ({from, left: its time, to, at: the other's time}).
 (() => {
   const source = document.getElementById("timeline-data");
   if (!source) return;
@@ -20,11 +21,13 @@
       const to = document.getElementById(button.dataset.to);
       const playing = !from.paused;
       from.pause();
-      to.currentTime = sameMoment(from.id, to.id, from.currentTime);
+      const left = from.currentTime;
+      to.currentTime = sameMoment(from.id, to.id, left);
       to.scrollIntoView({ block: "center" });
       to.focus();
       if (playing) to.play().catch(() => {});
-      document.dispatchEvent(new CustomEvent("lecture-switch", { detail: { from: from.id, to: to.id, at: to.currentTime } }));
+      const detail = { from: from.id, left, to: to.id, at: to.currentTime };
+      document.dispatchEvent(new CustomEvent("lecture-switch", { detail }));
     });
   }
 })();
