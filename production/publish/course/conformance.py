@@ -4,8 +4,9 @@ Each criterion that applies to the package names how the package meets it
 and the package's files that show it. The files are given as patterns
 matched against what the SCORM zip holds (:func:`production.publish.course.scorm.package_files`):
 a pattern that matches nothing is left out, so the report names only files
-that exist, and a criterion whose evidence is missing (the described clips of
-a folder built without ``--described``) says it is not met.
+that exist. A criterion's first pattern is the file it cannot be met without:
+where it is missing (the described lecture of a folder built without
+``--described``), the report says the criterion is not supported.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from production.publish.page import environment
 
-__all__ = ["CONFORMANCE", "Criterion", "CRITERIA", "evidence", "conformance_report"]
+__all__ = ["CONFORMANCE", "Criterion", "CRITERIA", "evidence", "supported", "conformance_report"]
 
 CONFORMANCE = "conformance.html"
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -29,7 +30,10 @@ TEXT = ("transcript.html", "notes.html", "transcript.md")
 
 @dataclass(frozen=True)
 class Criterion:
-    """A WCAG success criterion, how the package meets it and the file patterns that show it."""
+    """A WCAG success criterion, how the package meets it, and the patterns of the files that show it.
+
+    The first pattern names the file the criterion cannot be met without (:func:`supported`).
+    """
 
     number: str
     name: str
@@ -232,7 +236,17 @@ def evidence(criterion: Criterion, files: Sequence[str]) -> list[str]:
     return [f for f in files if any(fnmatch.fnmatchcase(f, p) for p in criterion.files)]
 
 
+def supported(criterion: Criterion, files: Sequence[str]) -> bool:
+    """The package holds the file ``criterion`` needs (its first pattern).
+
+    >>> needs = CRITERIA[[c.number for c in CRITERIA].index("1.2.5")]
+    >>> supported(needs, ["index.html", "01-A.descriptions.vtt"]), supported(needs, ["lecture-described.mp4"])
+    (False, True)
+    """
+    return any(fnmatch.fnmatchcase(f, criterion.files[0]) for f in files)
+
+
 def conformance_report(title: str, files: Sequence[str]) -> str:
     """The report's HTML for the package that holds ``files`` (paths inside the SCORM zip)."""
-    rows = [(c, evidence(c, files)) for c in CRITERIA]
+    rows = [(c, evidence(c, files), supported(c, files)) for c in CRITERIA]
     return environment(TEMPLATES).get_template("conformance.html.j2").render(title=title, rows=rows)
