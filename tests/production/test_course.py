@@ -245,7 +245,8 @@ READ = """() => {
     const cmi = API.renderCMIToJSONObject().cmi;
     const interactions = Object.values(cmi.interactions || {}).filter(i => i && i.id);
     return {status: cmi.core.lesson_status, location: cmi.core.lesson_location, score: cmi.core.score,
-            suspend: cmi.suspend_data, interactions, terminated: API.isTerminated()};
+            suspend: cmi.suspend_data, exit: cmi.core.exit, session: cmi.core.session_time, interactions,
+            terminated: API.isTerminated()};
 }"""
 
 
@@ -315,6 +316,8 @@ def test_a_platform_records_completion_score_and_answers_and_a_second_launch_res
     page.close()
     asked = asked_questions(course["manifest"]["clips"], course["config"])
     assert first["status"] == "completed" and first["location"] == "section-TemperatureSweep"
+    assert first["terminated"] and first["exit"] == "suspend"  # LMSFinish, and the platform keeps the data
+    assert re.fullmatch(r"\d{2,4}:\d\d:\d\d(\.\d+)?", first["session"]), first["session"]
     assert first["score"] == {"raw": "1", "min": "0", "max": str(len(asked))}
     assert [(i["id"], i["type"], i["student_response"], i["result"]) for i in first["interactions"]] == [
         ("TemperatureSweep-q1", "choice", "abcd"[right], "correct"),

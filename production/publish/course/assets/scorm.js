@@ -4,7 +4,8 @@
 // "completed" once every section has been watched (played or sought past its last beat), the score from the
 // players' questions (one point per right answer; a skipped question scores 0) and an interaction for each
 // answer. What a second launch needs to resume (watched sections, answers, the player and its position) is kept
-// in cmi.suspend_data. Every change is committed; LMSFinish is called when the page is hidden for good.
+// in cmi.suspend_data. Every change is committed; when the page is hidden for good the session ends as suspended
+// (cmi.core.exit), with its length (cmi.core.session_time), and LMSFinish.
 (() => {
   const source = document.getElementById("course-data");
   const asking = document.getElementById("questions-data");
@@ -105,10 +106,20 @@
     }
   }
 
+  // Leaving: "suspend" asks the platform to hand this session's data back at the next launch (cmi.core.entry
+  // "resume"), and the session's length is added to the student's total time.
+  const started = Date.now();
+  const timespan = (ms) => {
+    const s = Math.floor(ms / 1000);
+    const two = (n) => String(n).padStart(2, "0");
+    return `${String(Math.floor(s / 3600)).padStart(4, "0")}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`;
+  };
   let finished = false;
   window.addEventListener("pagehide", () => {
     if (finished) return;
     finished = true;
+    set("cmi.core.exit", "suspend");
+    set("cmi.core.session_time", timespan(Date.now() - started));
     save();
     api.LMSFinish("");
   });
