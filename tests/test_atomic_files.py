@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from atomic_files import copy_file, replacing, temporary_name, write_bytes, write_text
+from atomic_files import copy_file, replacing, replacing_folder, temporary_name, write_bytes, write_text
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):
@@ -45,3 +45,14 @@ def test_bytes_and_copies(tmp_path):
     write_bytes(tmp_path / "a.bin", b"\x00\x01")
     copy_file(tmp_path / "a.bin", tmp_path / "b.bin")
     assert (tmp_path / "b.bin").read_bytes() == b"\x00\x01"
+
+
+def test_a_failed_folder_leaves_the_old_folder_whole_and_no_temporary(tmp_path):
+    with replacing_folder(tmp_path / "course") as tmp:
+        (tmp / "a.zip").write_text("old")
+    with pytest.raises(RuntimeError), replacing_folder(tmp_path / "course") as tmp:
+        (tmp / "a.zip").write_text("half")
+        raise RuntimeError("the writer failed")
+    assert [p.name for p in tmp_path.iterdir()] == ["course"]
+    assert [p.name for p in (tmp_path / "course").iterdir()] == ["a.zip"]
+    assert (tmp_path / "course" / "a.zip").read_text() == "old"

@@ -35,6 +35,7 @@ from lecture.section import section_heading
 from production.publish.page.asking import asked_questions, stops
 from production.publish.page.equations import typeset
 from production.publish.page.storyboard import write_storyboard
+from production.publish.page.switch import timeline
 from production.publish.page.transcript import transcript_sections
 
 __all__ = [
@@ -43,6 +44,7 @@ __all__ = [
     "render_transcript",
     "write_storyboard",
     "figures_data",
+    "environment",
     "ASSETS",
     "TEMPLATES",
 ]
@@ -55,9 +57,10 @@ SCRIPTS = ("explore/common.js", "explore/ports.js")
 MIME = {"mp4": "video/mp4", "webm": "video/webm"}
 
 
-def _environment() -> Environment:
+def environment(templates: Path = TEMPLATES) -> Environment:
+    """The pages' Jinja2 environment (autoescaped, strict), loading from ``templates``."""
     env = Environment(
-        loader=FileSystemLoader(TEMPLATES),
+        loader=FileSystemLoader(templates),
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -145,7 +148,7 @@ def _asking(manifest: Mapping[str, Any], config: LectureConfig) -> dict[str, Any
     """The players' questions and where each player stops to ask them (:mod:`.asking`)."""
     asked = asked_questions(manifest["clips"], config)
     clip_ids = [f"clip-{i:02d}" for i in range(len(manifest["clips"]))]
-    return {"questions": asked, "stops": stops(manifest, asked, clip_ids)}
+    return {"mode": config.questions, "questions": asked, "stops": stops(manifest, asked, clip_ids)}
 
 
 def render_page(manifest: Mapping[str, Any], folder: Path, config: LectureConfig | None = None) -> str:
@@ -163,12 +166,13 @@ def render_page(manifest: Mapping[str, Any], folder: Path, config: LectureConfig
         "colours": {name.lower(): getattr(theme, name) for name in ROLES},
         "css": Markup(_asset("page.css") + _asset("explore/explore.css") + _asset("questions.css")),
         "scripts": Markup("\n".join(_asset(s) for s in (*SCRIPTS, *(f"explore/{k}.js" for k in figures)))),
-        "page_script": Markup(_asset("page.js") + _asset("questions.js")),
+        "page_script": Markup(_asset("page.js") + _asset("questions.js") + _asset("switch.js")),
         "figures": figures,
         "figure_data": inline_json(figures),
         "asking": inline_json(_asking(manifest, config)),
+        "timeline": inline_json(timeline(manifest)),
     }
-    return _environment().get_template("index.html.j2").render(context)
+    return environment().get_template("index.html.j2").render(context)
 
 
 def render_notes(manifest: Mapping[str, Any], tex_dir: Path, config: LectureConfig | None = None) -> str:
@@ -203,7 +207,7 @@ def render_notes(manifest: Mapping[str, Any], tex_dir: Path, config: LectureConf
         "colours": {name.lower(): getattr(theme, name) for name in ROLES},
         "css": Markup(_asset("notes.css") + _asset("questions.css")),
     }
-    return _environment().get_template("notes.html.j2").render(context)
+    return environment().get_template("notes.html.j2").render(context)
 
 
 def render_transcript(manifest: Mapping[str, Any]) -> str:
@@ -216,4 +220,4 @@ def render_transcript(manifest: Mapping[str, Any]) -> str:
         "colours": {name.lower(): getattr(theme, name) for name in ROLES},
         "css": Markup(_asset("notes.css") + _asset("transcript.css")),
     }
-    return _environment().get_template("transcript.html.j2").render(context)
+    return environment().get_template("transcript.html.j2").render(context)

@@ -3,22 +3,25 @@
 // and the question appears under it. The student chooses an option first; the feedback says why a wrong one is
 // wrong; then "Play the answer" plays the beat that shows it. "Skip" (or Escape) goes on without an answer. A
 // checkbox turns the pauses off (kept in localStorage). Each answer is announced to the page as a
-// "lecture-answer" event ({scene, video, chosen, right, skipped}) for a course package to record.
+// "lecture-answer" event ({scene, video, chosen, right, skipped}) for a course package to record. The lecture
+// file's `questions` key (data.mode) can make the questions required (no skip, no setting) or turn them off.
 (() => {
   const source = document.getElementById("questions-data");
   if (!source) return;
   const data = JSON.parse(source.textContent);
+  const mode = data.mode || "ask";  // "ask", "required" or "off"
+  if (mode === "off") return;
   const LETTERS = "ABCD";
   const setting = document.getElementById("ask-setting");
   const KEY = "attention-lecture-ask";
   const remember = (value) => { try { localStorage.setItem(KEY, value); } catch (e) { /* private mode */ } };
   const recalled = () => { try { return localStorage.getItem(KEY); } catch (e) { return null; } };
-  if (setting) {
+  if (setting && mode === "ask") {
     setting.closest(".ask-setting").hidden = false;
     setting.checked = recalled() !== "off";
     setting.addEventListener("change", () => remember(setting.checked ? "on" : "off"));
   }
-  const asking = () => !setting || setting.checked;
+  const asking = () => mode === "required" || !setting || setting.checked;
 
   const element = (tag, props = {}, ...children) => {
     const el = Object.assign(document.createElement(tag), props);
@@ -34,7 +37,8 @@
     options.setAttribute("aria-labelledby", `${id}-prompt`);
     const feedback = element("p", { className: "ask-feedback", role: "status" });
     const play = element("button", { type: "button", className: "ask-play", textContent: "Play the answer", hidden: true });
-    const skip = element("button", { type: "button", className: "ask-skip", textContent: "Skip the question (Esc)" });
+    const skip = element("button", { type: "button", className: "ask-skip", textContent: "Skip the question (Esc)",
+      hidden: mode === "required" });
     const panel = element("section", { className: "ask", id, hidden: true }, title, prompt, options, feedback,
       element("p", { className: "ask-actions" }, play, skip));
     panel.setAttribute("aria-labelledby", `${id}-title`);
@@ -98,7 +102,7 @@
       ui.prompt.focus();
     };
     ui.panel.addEventListener("keydown", (event) => {
-      if (event.key === "Escape" && open) { event.preventDefault(); ui.skip.click(); }
+      if (event.key === "Escape" && open && mode !== "required") { event.preventDefault(); ui.skip.click(); }
     });
     video.addEventListener("timeupdate", () => {
       const t = video.currentTime;
