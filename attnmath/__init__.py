@@ -12,7 +12,7 @@ from attnmath.attention import (
     linear_attention,
     linear_attention_weights,
 )
-from attnmath.context import LOAN_SENTENCE, ContextPull, context_pull
+from attnmath.context import LOAN_SENTENCE, RIVER_SENTENCE, ContextPull, context_pull
 from attnmath.datasets import noisy_sine
 from attnmath.encoder import (
     MAX_TOKENS,
@@ -214,6 +214,7 @@ __all__ = [
     "RealHeads",
     "real_heads",
     "LOAN_SENTENCE",
+    "RIVER_SENTENCE",
     "ContextPull",
     "context_pull",
     "MATCH_THRESHOLD",

@@ -24,7 +24,7 @@ from manim import (
     Write,
 )
 
-from attnmath import LOAN_SENTENCE
+from attnmath import LOAN_SENTENCE, RIVER_SENTENCE
 from drawing import theme
 from drawing.arcs import mix_arcs, on_baseline
 from drawing.widgets import fit_width, label, math, wrapped
@@ -36,8 +36,8 @@ __all__ = ["LectureTitle"]
 
 # Two sentences in which "bank" needs its context, the word that settles it, and what it then means.
 SENTENCES = (
-    (("she", "sat", "on", "the", "river", "bank"), "river", "a riverside"),
-    (LOAN_SENTENCE, "loan", "a lender"),  # section 5 measures this one in a trained model
+    (RIVER_SENTENCE, "river", "a riverside"),
+    (LOAN_SENTENCE, "loan", "a lender"),  # section 5 measures both in a trained model
 )
 OUTLINE_WORDS = 25
 """Words the outline's description may take to name the sections between the first and last (the one

@@ -27,6 +27,7 @@ from manim import (
     FadeOut,
     LaggedStart,
     Mobject,
+    ReplacementTransform,
     Rectangle,
     SurroundingRectangle,
     VGroup,
@@ -34,6 +35,7 @@ from manim import (
 
 from attnmath import (
     LOAN_SENTENCE,
+    RIVER_SENTENCE,
     MATCH_THRESHOLD,
     ContextPull,
     HeadMatch,
@@ -262,9 +264,53 @@ class TrainedHeads(_Scene):
         self.shown = VGroup(shown, name, mark, share)
 
     def bank_settled(self) -> None:
-        """The opening's "bank" in the trained model: the head that pulls "loan" in, and its whole row."""
+        """The opening's "bank": the head that pulls "loan" in most, the typical head, then the river control."""
         pull = context_pull(LOAN_SENTENCE, "bank", "loan")
-        layer, head, percent = pull.layer + 1, pull.head + 1, round(100 * pull.share)
+        layer, head = pull.layer + 1, pull.head + 1
+        row, arcs, shares = self.bank_row(pull)
+        name = label(f"measured: layer {layer}, head {head}, the weights of bank", color=theme.TEXT)
+        name.move_to(2.6 * UP)
+        typical = label(f"typical head: {100 * pull.typical:.0f}% on loan", small=True, color=theme.MUTED)
+        typical.next_to(name, DOWN, buff=0.2)
+        with self.beat(
+            "trained-bank",
+            f"The opening's bank: the head that weighs loan most, layer {layer}, head {head}, gives it "
+            f"{100 * pull.share:.0f} percent of bank's weight; a typical head, {100 * pull.typical:.0f} percent.",
+            shows="Arcs from bank to every token, thickest to loan; each token's share beneath.",
+        ):
+            self.play(FadeOut(self.shown), *(FadeIn(m) for m in (row, *self.model_tag())), run_time=1.2)
+            self.when_said("layer", Create(arcs), FadeIn(name), run_time=1.5)
+            cue = Circumscribe(row[pull.cue], color=theme.KEY)
+            self.when_said(
+                "percent", LaggedStart(*(FadeIn(s) for s in shares), lag_ratio=0.1), cue, run_time=1.2
+            )
+            self.when_said("typical", FadeIn(typical), run_time=0.8)
+        self.shown = VGroup(row, arcs, shares, name, typical)
+        self.bank_control(pull)
+
+    def bank_control(self, loan: ContextPull) -> None:
+        """The same head in the river sentence: where it looks is not what "bank" means."""
+        pull = context_pull(RIVER_SENTENCE, "bank", "river", head=(loan.layer, loan.head))
+        row, arcs, shares = self.bank_row(pull)
+        top = int(np.argmax(pull.weights))
+        spoken = {"[CLS]": "C L S", "[SEP]": "S E P"}.get(pull.tokens[top], pull.tokens[top])
+        than = "its largest share" if top == pull.cue else f"less than {spoken}"
+        with self.beat(
+            "trained-river",
+            f"In the river sentence, that head gives river {100 * pull.share:.0f} percent, {than}: where a head "
+            "looks is not what a word means.",
+            shows=f"The river sentence replaces it; the same head's arcs, thickest to {pull.tokens[top]}.",
+        ):
+            old_row, old_arcs, old_shares = self.shown[:3]
+            self.play(FadeOut(old_arcs), FadeOut(old_shares), FadeOut(self.shown[4]), run_time=0.6)
+            self.play(ReplacementTransform(old_row, row), run_time=1.0)
+            self.play(Create(arcs), run_time=1.2)
+            self.when_said("percent", LaggedStart(*(FadeIn(s) for s in shares), lag_ratio=0.1), run_time=1.0)
+            self.when_said("less than" if top != pull.cue else "largest", Circumscribe(row[top]), run_time=1.0)
+        self.shown = VGroup(row, arcs, shares, self.shown[3])
+
+    def bank_row(self, pull: ContextPull) -> tuple[VGroup, VGroup, VGroup]:
+        """A sentence's tokens in a row, the head's arcs from "bank", and each token's share beneath."""
         row = VGroup(*(label(t, color=self.token_colour(pull, j)) for j, t in enumerate(pull.tokens)))
         on_baseline(row.arrange(RIGHT, buff=0.45)).move_to(1.2 * DOWN)  # room for each share beneath its word
         arcs = mix_arcs(row, pull.query, pull.weights)
@@ -275,21 +321,7 @@ class TrainedHeads(_Scene):
             )
         )
         shares.set_y(min(s.get_y() for s in shares))  # one line of shares, whatever the words' descenders
-        name = label(f"measured: layer {layer}, head {head}, the weights of bank", color=theme.TEXT)
-        name.move_to(2.6 * UP)
-        with self.beat(
-            "trained-bank",
-            f"The opening's bank: in the loan sentence, layer {layer}, head {head}, puts {percent} "
-            "percent of bank's weight on loan.",
-            shows="Arcs from bank to every token, thickest to loan; each token's share beneath.",
-        ):
-            self.play(FadeOut(self.shown), *(FadeIn(m) for m in (row, *self.model_tag())), run_time=1.2)
-            self.when_said("layer", Create(arcs), FadeIn(name), run_time=1.5)
-            cue = Circumscribe(row[pull.cue], color=theme.KEY)
-            self.when_said(
-                "percent", LaggedStart(*(FadeIn(s) for s in shares), lag_ratio=0.1), cue, run_time=1.2
-            )
-        self.shown = VGroup(row, arcs, shares, name)
+        return row, arcs, shares
 
     @staticmethod
     def token_colour(pull: ContextPull, j: int) -> str:
