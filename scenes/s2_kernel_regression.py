@@ -284,8 +284,8 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
             )
         with self.beat(
             "steps",
-            "The estimate copies the nearest sample, a jagged step function: low bias, but high variance, "
-            "since it follows the noise.",
+            "The estimate copies the nearest sample, a jagged step function: low bias, right on average, but "
+            "high variance, since it follows the noise.",
             shows=SAID,  # the flash marks the estimate the words call a step function copying each sample
         ):
             self.when_said(

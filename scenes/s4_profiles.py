@@ -98,7 +98,7 @@ class ProfilePanels(_Scene):
         with self.beat(
             "content-row",
             "First, content: a query's weight on a key, both of unit length, "
-            "against their cosine similarity.",
+            "against their cosine similarity: the cosine of the angle between them.",
             shows=self.content_description(),
         ):
             self.fade_in(self.content_frame, self.slider, self.readout)  # the curve's temperature

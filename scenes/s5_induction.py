@@ -159,18 +159,26 @@ class DecoderInduction(_Scene):
         return int(rows[np.argmax(found.induction[rows, rows - n + 1])])
 
     def decoder_reads(self, found: Induction) -> None:
-        """The model's name, the empty map and the tokens, copy by copy."""
+        """The model's name and the empty map; then the tokens, copy by copy."""
         self.decoder_layout(found)
         n = found.n
         leaving = [self.shown, *([self.tag] if getattr(self, "tag", None) in self.mobjects else [])]
         with self.beat(
             "decoder",
-            f"Now a trained decoder, {DECODER_SPOKEN}, a small instruct model quantised to 4 bits, reads "
-            f"{n} random tokens, then the same {n}.",
-            shows=f"Two blocks of token chips, the second a repeat; an empty {2 * n} by {2 * n} map.",
+            f"Now a trained decoder, which predicts each token from those before: {DECODER_SPOKEN}, a small "
+            "instruct model with 4-bit weights.",
+            shows=f"An empty {2 * n} by {2 * n} map: rows are queries, columns keys.",
         ):
             self.play(*(FadeOut(m) for m in leaving), run_time=0.6)
-            self.fade_in(self.decoder_tag, self.map_frame, self.map_marks, run_time=1.0)
+            self.fade_in(self.decoder_tag, run_time=0.8)
+            self.until_said(DECODER_SPOKEN.split()[0])
+            self.fade_in(self.map_frame, self.map_marks, run_time=1.0)
+        with self.beat(
+            "decoder-tokens",
+            f"It reads {n} random tokens, then the same {n}: no one could guess the first copy, but the second "
+            "can be copied.",
+            shows="Two blocks of token chips, the second a repeat of the first.",
+        ):
             for k, words in enumerate(("random tokens", "the same")):
                 block = self.chips[k * n : (k + 1) * n]
                 self.until_said(words)

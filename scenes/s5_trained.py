@@ -245,8 +245,8 @@ class TrainedHeads(_Scene):
         rows = "bright in every row" if weights.min() >= 0.5 else "bright in most rows"
         with self.beat(
             "trained-sink",
-            f"Many heads park weight on the {where} token, {token}, plausibly a default: an attention sink, "
-            f"{percent} percent in layer {layer}, head {head}.",
+            f"Many heads park weight on {token}, a special {where} token: plausibly a default, an attention "
+            f"sink; {percent} percent in layer {layer}, head {head}.",
             shows=f"Its map appears; a box outlines the {token} column, {rows}.",
         ):
             shown, right = self.pair(None, found.run.attention[sink.layer, sink.head], found.run.tokens)

@@ -38,6 +38,11 @@ GLOSSARY = {
     r"autoregressive": "KVCacheGrowth.autoregressive",
     r"attention sink": "HeadRouting.trained-sink",
     r"causal mask": "KVCacheGrowth.autoregressive",
+    r"bias": "KernelRegressionCollapse.steps",
+    r"cosine similarity": "KernelVariants.content-row",
+    r"(?-i:CLS|C L S)": "HeadRouting.trained-sink",
+    r"decoders?": "HeadRouting.decoder",
+    r"induction head": "HeadRouting.decoder-best",
 }
 """Term (a regular expression, matched as whole words, case-insensitive) -> the beat that glosses it."""
 

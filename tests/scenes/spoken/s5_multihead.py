@@ -281,11 +281,14 @@ def decoder_copies() -> list[str]:
 
 
 def decoder_reads() -> list[str]:
-    """The name's version (SmolLM2), its 4-bit weights (Q4_1, the file's name) and the copy's length."""
-    from lecture.sections.s5_multihead import HeadRoutingParameters
+    """The name's version (SmolLM2) and its 4-bit weights (Q4_1, in the file's name)."""
+    return [SMOLLM_NAME[len("SmolLM")], SMOLLM_FILE.split(".")[1][1]]
 
-    n = HeadRoutingParameters().induction_tokens
-    return [SMOLLM_NAME[len("SmolLM")], SMOLLM_FILE.split(".")[1][1], str(n), str(n)]
+
+def decoder_tokens() -> list[str]:
+    """The copy's length, twice."""
+    n = len(decoded()[0]) // 2
+    return [str(n), str(n)]
 
 
 EXPECTED = {
@@ -301,6 +304,7 @@ EXPECTED = {
     "trained-none.description": trained_none,
     "concatenate.description": concatenation,
     "decoder": decoder_reads,
+    "decoder-tokens": decoder_tokens,
     "decoder.description": lambda: [str(len(decoded()[0]))] * 2,
     "decoder-previous": decoder_previous_said,
     "decoder-induction": decoder_induction_said,
