@@ -5,13 +5,19 @@
 // Trained model: all-MiniLM-L6-v2's 72 heads as small weight maps (buttons); the chosen head as a large
 // grid, a table of its weights and a readout. The word-level weights (L x H x W x K), the head scores and
 // the matches are attnmath's, embedded (the weights to the 2 decimals the table prints).
+// Trained decoder: SmolLM2-135M-Instruct's 270 heads on random tokens read twice, as small causal maps
+// (one tab stop, arrow keys between them); the chosen head large, with its three scores. The maps
+// (in hundredths, lower triangle row by row) and the scores are attnmath's, embedded.
 Explore.register("s5", (fig, data) => {
   const out = Explore.parts(fig, "readout");
   stylised(fig.querySelector("[data-pane='stylised']"), data, out);
-  const show = trained(fig.querySelector("[data-pane='model']"), data.model, out);
+  const show = {
+    model: trained(fig.querySelector("[data-pane='model']"), data.model, out),
+    decoder: decoder(fig.querySelector("[data-pane='decoder']"), data.decoder, out),
+  };
   fig.querySelectorAll("[data-view]").forEach((r) => r.addEventListener("change", () => {
     for (const pane of fig.querySelectorAll("[data-pane]")) pane.hidden = pane.dataset.pane !== r.value;
-    if (r.value === "model") show();
+    show[r.value]?.();
   }));
 
   function stylised(pane, data, out) {
@@ -156,5 +162,93 @@ Explore.register("s5", (fig, data) => {
 
     draw();
     return () => { if (!labelled) labels(); };
+  }
+
+  // The decoder view; returns what draws its small maps, once, when it is first shown.
+  function decoder(pane, d, out) {
+    const { fixed } = Explore;
+    const T = d.tokens.length, n = d.n;
+    const css = getComputedStyle(document.documentElement);
+    const colour = css.getPropertyValue("--weight").trim(), muted = css.getPropertyValue("--muted").trim();
+    const buttons = [...pane.querySelectorAll("[data-decoder-map]")];
+    const at = (b) => (b.dataset.decoderMap ?? b.dataset.decoderShow).split("-").map(Number);
+    const name = (l, h) => `layer ${l + 1}, head ${h + 1}`;
+    const same = (a, b) => a[0] === b[0] && a[1] === b[1];
+    const large = pane.querySelector("canvas.decoder-large");
+    let chosen = d.best_induction, drawn = false;
+
+    // Head (l, h)'s causal map on a canvas: cell (i, j) from the lower triangle, row i starting at i (i + 1) / 2.
+    function paint(canvas, l, h, lines) {
+      const ctx = canvas.getContext("2d"), c = canvas.width / T, map = d.maps[l][h];
+      ctx.clearRect(0, 0, canvas.width, canvas.height);
+      ctx.fillStyle = colour;
+      for (let i = 0; i < T; i++) {
+        for (let j = 0; j <= i; j++) {
+          ctx.globalAlpha = map[(i * (i + 1)) / 2 + j] / 100;
+          ctx.fillRect(j * c, i * c, c, c);
+        }
+      }
+      ctx.globalAlpha = 1;
+      if (!lines) return;
+      ctx.strokeStyle = muted;  // the first copy | the second copy, on both axes
+      ctx.beginPath();
+      ctx.moveTo(n * c, 0); ctx.lineTo(n * c, canvas.height);
+      ctx.moveTo(0, n * c); ctx.lineTo(canvas.width, n * c);
+      ctx.stroke();
+    }
+
+    function summary(l, h) {
+      const marks = [];
+      if (same([l, h], d.best_induction)) marks.push(`the best induction head of ${d.layers * d.heads}`);
+      if (same([l, h], d.best_previous)) marks.push(`the best previous-token head of ${d.layers * d.heads}`);
+      const score = (s) => fixed(d[s][l][h], d.decimals);
+      return `measured, ${name(l, h)}: induction score ${score("induction")}, previous-token score ` +
+        `${score("previous")}, first-token (sink) score ${score("sink")}` +
+        (marks.length ? `; ${marks.join(" and ")}.` : ".");
+    }
+
+    function choose(l, h) {
+      chosen = [l, h];
+      out["decoder-label"].textContent = `measured: ${d.model}, ${name(l, h)}`;
+      large.setAttribute("aria-label", `Causal weight map of ${name(l, h)}; its scores are in the readout, ` +
+        "every head's in the table below");
+      paint(large, l, h, true);
+      for (const b of buttons) b.setAttribute("aria-pressed", String(same(at(b), chosen)));
+      out["decoder-summary"].value = summary(l, h);
+    }
+
+    // One tab stop for the grid: the arrow keys move between heads, Home and End along a layer.
+    function focusHead(l, h) {
+      const b = buttons[l * d.heads + h];
+      for (const other of buttons) other.tabIndex = other === b ? 0 : -1;
+      b.focus();
+    }
+    const MOVES = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+    for (const b of buttons) {
+      const [l, h] = at(b);
+      b.addEventListener("click", () => choose(l, h));
+      b.addEventListener("keydown", (e) => {
+        const move = MOVES[e.key];
+        let to = null;
+        if (move) to = [Math.min(d.layers - 1, Math.max(0, l + move[0])), Math.min(d.heads - 1, Math.max(0, h + move[1]))];
+        else if (e.key === "Home") to = [l, 0];
+        else if (e.key === "End") to = [l, d.heads - 1];
+        if (!to) return;
+        e.preventDefault();
+        focusHead(...to);
+      });
+    }
+    pane.querySelectorAll("[data-decoder-show]").forEach((b) => b.addEventListener("click", () => {
+      const [l, h] = at(b);
+      choose(l, h);
+      focusHead(l, h);
+    }));
+
+    choose(...chosen);
+    return () => {
+      if (drawn) return;
+      drawn = true;
+      for (const b of buttons) paint(b.querySelector("canvas"), ...at(b), false);
+    };
   }
 });
