@@ -53,6 +53,8 @@ sentence = { tokens = [
     { text = "red", pos = "ADJ", phrase = 1 },
     { text = "ball", pos = "NOUN", phrase = 1 },
 ] }
+induction_tokens = 12
+induction_seed = 3
 
 [[HeadRouting.questions]]
 stem = "Which head lets a model copy a token it saw <earlier>?"

@@ -1,7 +1,7 @@
 """Section 5's decoder view: SmolLM2-135M-Instruct's 270 heads, every number read back against attnmath.
 
-The page is the synthetic lecture of ``conftest.py`` (section 5's default
-repeated random tokens), driven by the keyboard in Chromium. The expected
+The page is the synthetic lecture of ``conftest.py`` (its lecture file sets
+section 5's random tokens: 12, seed 3), driven by the mouse and the keyboard in Chromium. The expected
 scores are computed here from :func:`attnmath.decoder.forward`'s attention by a
 naive loop over heads and positions, not by :func:`attnmath.decoder_probes.head_scores`.
 """
@@ -135,7 +135,10 @@ def test_the_grid_marks_the_best_heads_and_opens_on_the_induction_head(decoder_v
         want = expected.attention[expected.best["induction"]]
         np.testing.assert_allclose(drawn(page, selector, 2 * expected.n), want, atol=0.005 + 1 / 255)
     tokens = page.locator(f"{GRID} .token-list code").all_text_contents()
-    assert tokens == list(expected.tokens[: expected.n])
+    assert tokens == list(expected.tokens[: expected.n]) and expected.n == 12  # the lecture file's
+    assert "reads 12 random tokens twice (24 tokens)" in " ".join(page.locator(GRID).text_content().split())
+    page.click(f"{GRID} [data-decoder-map='2-3']")
+    check_head(page, expected, 2, 3)
 
 
 def test_the_table_prints_every_heads_scores(decoder_view, expected):
