@@ -164,6 +164,28 @@ Explore.register("s5", (fig, data) => {
     return () => { if (!labelled) labels(); };
   }
 
+  // A T x T causal map on a canvas from its lower triangle (row i starts at i (i + 1) / 2), in hundredths;
+  // `split` = [n, colour] draws lines between the first n positions and the rest, on both axes.
+  function causalMap(canvas, map, T, colour, split) {
+    const ctx = canvas.getContext("2d"), c = canvas.width / T;
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.fillStyle = colour;
+    for (let i = 0; i < T; i++) {
+      for (let j = 0; j <= i; j++) {
+        ctx.globalAlpha = map[(i * (i + 1)) / 2 + j] / 100;
+        ctx.fillRect(j * c, i * c, c, c);
+      }
+    }
+    ctx.globalAlpha = 1;
+    if (!split) return;
+    const [n, line] = split;
+    ctx.strokeStyle = line;
+    ctx.beginPath();
+    ctx.moveTo(n * c, 0); ctx.lineTo(n * c, canvas.height);
+    ctx.moveTo(0, n * c); ctx.lineTo(canvas.width, n * c);
+    ctx.stroke();
+  }
+
   // The decoder view; returns what draws its small maps, once, when it is first shown.
   function decoder(pane, d, out) {
     const { fixed } = Explore;
@@ -177,25 +199,7 @@ Explore.register("s5", (fig, data) => {
     const large = pane.querySelector("canvas.decoder-large");
     let chosen = d.best_induction, drawn = false;
 
-    // Head (l, h)'s causal map on a canvas: cell (i, j) from the lower triangle, row i starting at i (i + 1) / 2.
-    function paint(canvas, l, h, lines) {
-      const ctx = canvas.getContext("2d"), c = canvas.width / T, map = d.maps[l][h];
-      ctx.clearRect(0, 0, canvas.width, canvas.height);
-      ctx.fillStyle = colour;
-      for (let i = 0; i < T; i++) {
-        for (let j = 0; j <= i; j++) {
-          ctx.globalAlpha = map[(i * (i + 1)) / 2 + j] / 100;
-          ctx.fillRect(j * c, i * c, c, c);
-        }
-      }
-      ctx.globalAlpha = 1;
-      if (!lines) return;
-      ctx.strokeStyle = muted;  // the first copy | the second copy, on both axes
-      ctx.beginPath();
-      ctx.moveTo(n * c, 0); ctx.lineTo(n * c, canvas.height);
-      ctx.moveTo(0, n * c); ctx.lineTo(canvas.width, n * c);
-      ctx.stroke();
-    }
+    const paint = (canvas, l, h, lines) => causalMap(canvas, d.maps[l][h], T, colour, lines ? [n, muted] : null);
 
     function summary(l, h) {
       const marks = [];
@@ -217,27 +221,8 @@ Explore.register("s5", (fig, data) => {
       out["decoder-summary"].value = summary(l, h);
     }
 
-    // One tab stop for the grid: the arrow keys move between heads, Home and End along a layer.
-    function focusHead(l, h) {
-      const b = buttons[l * d.heads + h];
-      for (const other of buttons) other.tabIndex = other === b ? 0 : -1;
-      b.focus();
-    }
-    const MOVES = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
-    for (const b of buttons) {
-      const [l, h] = at(b);
-      b.addEventListener("click", () => choose(l, h));
-      b.addEventListener("keydown", (e) => {
-        const move = MOVES[e.key];
-        let to = null;
-        if (move) to = [Math.min(d.layers - 1, Math.max(0, l + move[0])), Math.min(d.heads - 1, Math.max(0, h + move[1]))];
-        else if (e.key === "Home") to = [l, 0];
-        else if (e.key === "End") to = [l, d.heads - 1];
-        if (!to) return;
-        e.preventDefault();
-        focusHead(...to);
-      });
-    }
+    const focusHead = Explore.gridKeys(buttons, d.layers, d.heads);
+    for (const b of buttons) b.addEventListener("click", () => choose(...at(b)));
     pane.querySelectorAll("[data-decoder-show]").forEach((b) => b.addEventListener("click", () => {
       const [l, h] = at(b);
       choose(l, h);
