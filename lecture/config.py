@@ -11,6 +11,12 @@ Example ``lecture.toml``::
     [<Scene>]                    # a scene's data: the README's table lists each scene's keys
     scores = [0.5, 2.0, 1.0, 3.0, 0.2]
 
+    [[<Scene>.questions]]        # a question of the lecturer's own (lecture.lecturer_questions)
+    stem = "..."
+    options = ["...", "...", "..."]
+    right = "B"
+    feedback = { A = "Why A is wrong.", C = "Why C is wrong." }
+
 Every key is checked: an unknown key or a value of the wrong type stops the
 build with one line naming the key and what was expected. A scene's manim
 process finds the file in the build's :class:`lecture.settings.SceneSettings`.
@@ -22,13 +28,16 @@ import hashlib
 import json
 import sys
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from lecture.clips import LECTURE, find_clip, models
+from lecture.lecturer_questions import QUESTIONS_KEY, lecturer_questions
 from lecture.parameters import ConfigError, Parameters, Text
+from lecture.questions import Question
 from lecture.section import Section
 from lecture.settings import SceneSettings, Voice
 
@@ -83,6 +92,9 @@ class LectureConfig:
     voice: Voice = Voice.DRAFT
     narration: Path = field(default_factory=default_recordings)
     questions: str = "ask"  # how the page's players ask (QUESTIONS); the clips do not change with it
+    lecturer_questions: dict[str, tuple[Question, ...]] = field(
+        default_factory=dict
+    )  # scene -> the file's own
 
     def settings(self) -> SceneSettings:
         """What manim processes are told, so the scenes read this file, voice and recordings."""
@@ -101,6 +113,14 @@ class LectureConfig:
     def parameters_of(self, section: Section) -> Parameters:
         """``section``'s parameters: the lecturer's table where the file has one, else its defaults."""
         return self.parameters.get(section.scene) or section.parameters()
+
+    def questions_for(self, section: Section) -> list[Question]:
+        """``section``'s check-yourself questions: its own, from its parameters, then the lecturer's.
+
+        The first of its own is the one its video asks; the lecturer's are not in the video.
+        """
+        own = section.ask(self.parameters_of(section))
+        return own + list(self.lecturer_questions.get(section.scene, ()))
 
     def recordings(self, clip: Section) -> list[Path]:
         """The lecturer's recordings for ``clip``'s beats (``<narration>/<Scene>/*.wav``)."""
@@ -143,19 +163,40 @@ def load_config(path: Path | None) -> LectureConfig:
         raise ConfigError(f"{path}: no such file") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-    tables = models()
-    allowed = {"title", "scenes", "voice", "narration", "questions", *tables}
+    allowed = {"title", "scenes", "voice", "narration", "questions", *(s.scene for s in LECTURE)}
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise ConfigError(f"{path}: unknown key(s) {unknown}; allowed: {sorted(allowed)}")
     title = Text()(f"{path}: title", data["title"]) if "title" in data else "Attention"
     clips = _clips(path, data.get("scenes"))
-    parameters = {s: model.from_table(str(path), data[s]) for s, model in tables.items() if s in data}
-    raw = {k: v for k, v in data.items() if k in tables}
+    raw, own = _section_tables(path, data)
+    parameters = {s: model.from_table(str(path), raw[s]) for s, model in models().items() if s in raw}
     voice = _voice(path, data.get("voice", "draft"))
     narration = _narration(path, data["narration"]) if "narration" in data else default_recordings()
     questions = _questions(path, data.get("questions", "ask"))
-    return LectureConfig(Path(path), title, clips, parameters, raw, voice, narration, questions)
+    return LectureConfig(Path(path), title, clips, parameters, raw, voice, narration, questions, own)
+
+
+def _section_tables(
+    path: Path, data: Mapping[str, Any]
+) -> tuple[dict[str, Any], dict[str, tuple[Question, ...]]]:
+    """Each section's data table (its clip reads it) and, apart, the lecturer's questions (it does not).
+
+    A section without data (no parameters model) may have a table holding only its questions.
+    """
+    tables = models()
+    raw, own = {}, {}
+    for scene in (s.scene for s in LECTURE if s.scene in data):
+        table = data[scene]
+        if isinstance(table, Mapping) and QUESTIONS_KEY in table:
+            own[scene] = lecturer_questions(str(path), scene, table[QUESTIONS_KEY])
+            table = {k: v for k, v in table.items() if k != QUESTIONS_KEY}
+            if not table:
+                continue
+        if scene not in tables:
+            raise ConfigError(f"{path}: [{scene}] has no data to set; it takes only [[{scene}.questions]]")
+        raw[scene] = table
+    return raw, own
 
 
 def _questions(path: Path, value: Any) -> str:

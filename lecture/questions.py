@@ -44,7 +44,8 @@ class Question:
 
     ``prompt`` and ``answer`` are for reading; ``spoken`` and ``spoken_answer``
     say the same for the ear (no symbols, numbers rounded as a person says them).
-    ``options`` are its choices (a pause-and-predict question has three or four, one right).
+    ``options`` are its choices, two to four with one right (a pause-and-predict question has three
+    or four; a lecturer's own question, :mod:`lecture.lecturer_questions`, may have two).
     """
 
     prompt: str
@@ -54,8 +55,8 @@ class Question:
     options: tuple[Option, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.options and not (3 <= len(self.options) <= len(LETTERS)):
-            raise ValueError(f"bug: a question has 3 to {len(LETTERS)} options, got {len(self.options)}")
+        if self.options and not (2 <= len(self.options) <= len(LETTERS)):
+            raise ValueError(f"bug: a question has 2 to {len(LETTERS)} options, got {len(self.options)}")
         if self.options and sum(o.right for o in self.options) != 1:
             raise ValueError(f"bug: exactly one option is right: {self.prompt!r}")
 

@@ -1,6 +1,6 @@
-"""Section 5's trained decoder: SmolLM2-135M-Instruct reads random tokens twice, and its induction head copies.
+"""Section 5's trained decoder: SmolLM2-135M-Instruct reads random tokens twice; its induction head copies.
 
-The scene's induction beats and the page's Explore figure read :func:`induction`:
+The scene's induction beats and the page's Explore figure (:func:`induction_figure`) read :func:`induction`:
 ``length`` distinct random tokens (:func:`attnmath.decoder_probes.repeated_random_tokens`),
 repeated once, decoded in one causal pass (:func:`attnmath.decoder.forward`) and scored
 head by head (:func:`attnmath.decoder_probes.head_scores`).
@@ -19,7 +19,15 @@ from attnmath.decoder import forward, token_texts
 from attnmath.decoder_probes import DecoderHeads, head_scores, repeated_random_tokens
 from lecture.section import floats
 
-__all__ = ["DECODER_NAME", "DECODER_SPOKEN", "Induction", "induction", "induction_figure"]
+__all__ = [
+    "DECODER_NAME",
+    "DECODER_SPOKEN",
+    "SCORE_DECIMALS",
+    "Induction",
+    "induction",
+    "induction_figure",
+    "causal_hundredths",
+]
 
 DECODER_NAME = "SmolLM2-135M-Instruct"
 """The decoder's name on screen."""
@@ -39,6 +47,8 @@ class Induction:
         Every head's induction, previous-token and sink scores, and which second-copy tokens it predicts.
     previous, induction : ndarray of float64, shape (2 n, 2 n)
         The best previous-token head's and the best induction head's attention.
+    attention : ndarray of float64, shape (30, 9, 2 n, 2 n)
+        Every head's attention (the page's small maps).
     first_copied : ndarray of bool, shape (n - 1,)
         Whether the greedy prediction at positions 0 .. n - 2 is the first copy's next token.
     """
@@ -47,6 +57,7 @@ class Induction:
     heads: DecoderHeads
     previous: NDArray[np.float64]
     induction: NDArray[np.float64]
+    attention: NDArray[np.float64]
     first_copied: NDArray[np.bool_]
 
     @property
@@ -73,23 +84,48 @@ def induction(length: int, seed: int) -> Induction:
         heads=heads,
         previous=run.attention[pl, ph],
         induction=run.attention[il, ih],
+        attention=run.attention,
         first_copied=predicted == ids[1:length],
     )
 
 
+SCORE_DECIMALS = 3
+"""Decimals the page prints a head's scores with (and embeds them at)."""
+
+
+def causal_hundredths(weights: NDArray[np.float64]) -> list[Any]:
+    """(..., T, T) causal maps as nested lists of one flat list per map: its weights in hundredths.
+
+    Each map's lower triangle, row by row (row t holds keys 0 .. t), as integers 0 to 100: the
+    2 decimals the page shows. A future key's weight is 0 and is left out.
+
+    >>> causal_hundredths(np.array([[1.0, 0.0], [0.254, 0.746]]))
+    [100, 25, 75]
+    """
+    rows, keys = np.tril_indices(weights.shape[-1])
+    return np.rint(weights[..., rows, keys] * 100).astype(int).tolist()
+
+
 def induction_figure(found: Induction) -> dict[str, Any]:
-    """The page's data: the tokens, every head's three scores, the two heads' maps and the predictions."""
+    """The page's decoder view: the tokens, every head's three scores and causal map, the best heads.
+
+    ``maps`` is (L, H, T (T + 1) / 2): every head's weights in hundredths (:func:`causal_hundredths`);
+    the scores are rounded to :data:`SCORE_DECIMALS`, the best heads found before rounding.
+    """
     h = found.heads
+    n_layers, n_heads = h.induction.shape
+    scores = {name: np.round(getattr(h, name), SCORE_DECIMALS) for name in ("induction", "previous", "sink")}
     return {
         "model": DECODER_NAME,
+        "layers": n_layers,
+        "heads": n_heads,
+        "n": found.n,
+        "decimals": SCORE_DECIMALS,
         "tokens": list(found.tokens),
-        "induction": floats(h.induction),
-        "previous": floats(h.previous),
-        "sink": floats(h.sink),
-        "best_induction": list(h.best_induction),
-        "best_previous": list(h.best_previous),
-        "typical_induction": h.typical_induction,
-        "maps": {"previous": floats(found.previous), "induction": floats(found.induction)},
-        "copied": [bool(c) for c in h.copied],
-        "first_copied": [bool(c) for c in found.first_copied],
+        **{name: floats(v) for name, v in scores.items()},
+        "best_induction": list(h.best_induction[:2]),
+        "best_previous": list(h.best_previous[:2]),
+        "typical_induction": round(h.typical_induction, SCORE_DECIMALS),
+        "sink_heads": h.sink_heads,
+        "maps": causal_hundredths(found.attention),
     }

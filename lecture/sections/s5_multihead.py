@@ -1,4 +1,4 @@
-"""Section 5: multi-head attention, four stylised heads on one sentence and a trained encoder's 72."""
+"""Section 5: multi-head attention: four stylised heads, a trained encoder's 72, a trained decoder's 270."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from attnmath import DEFAULT_SENTENCE, HEAD_NAMES, STYLISED_SCORES, Sentence, re
 from lecture.parameters import Integer, Parameters, SentenceCheck, lecturer
 from lecture.questions import Option, Question
 from lecture.section import Figure, Section, floats
+from lecture.sections.s5_induction import induction, induction_figure
 
 __all__ = ["HeadRoutingParameters", "SECTION", "MODEL_PLACES", "MAX_INDUCTION_TOKENS", "trained_heads"]
 
@@ -25,7 +26,9 @@ class HeadRoutingParameters(Parameters):
     scene: ClassVar[str] = "HeadRouting"
     sentence: Sentence = lecturer(DEFAULT_SENTENCE, SentenceCheck())
     induction_tokens: int = lecturer(
-        20, Integer(4, MAX_INDUCTION_TOKENS), f"4–{MAX_INDUCTION_TOKENS} random tokens the decoder reads twice"
+        20,
+        Integer(4, MAX_INDUCTION_TOKENS),
+        f"4–{MAX_INDUCTION_TOKENS} random tokens the decoder reads twice",
     )
     induction_seed: int = lecturer(0, Integer(0, 2**31, shown=False))
 
@@ -150,7 +153,7 @@ def trained_heads(sentence: Sentence) -> dict[str, Any]:
 
 
 def figure(p: HeadRoutingParameters) -> dict[str, Any]:
-    """The sentence, the stylised heads' causal weights (4, T, T), the trained model's heads."""
+    """The sentence, the stylised heads' causal weights (4, T, T), the trained encoder's and decoder's."""
     sentence = p.sentence
     result = stylized_heads(sentence, causal=True)
     return {
@@ -160,6 +163,7 @@ def figure(p: HeadRoutingParameters) -> dict[str, Any]:
         "head": 0,
         "query": len(sentence) - 1,
         "model": trained_heads(sentence),
+        "decoder": induction_figure(induction(p.induction_tokens, p.induction_seed)),
     }
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from lecture.clips import LECTURE, find_clip, models
 from lecture.config import LectureConfig, load_config
+from lecture.lecturer_questions import FIELDS
 from lecture.parameters import ConfigError, Parameters, keys_table
 from lecture.sections.s6_kv_cache import KVCacheParameters
 from lecture.settings import ENV, SceneSettings
@@ -33,8 +34,16 @@ def test_a_scene_names_its_sections_model_and_holds_no_values_of_its_own(scene):
 
 
 def test_the_readme_table_of_keys_is_the_models():
-    readme = [line for line in (REPO / "README.md").read_text().splitlines() if line.startswith("| `[")]
-    assert readme == keys_table(s.parameters for s in LECTURE)
+    lines = (REPO / "README.md").read_text().splitlines()
+    readme = [line for line in lines if line.startswith("| `[") and not line.startswith("| `[[")]
+    assert readme == keys_table(s.parameters for s in LECTURE)  # `[[<Scene>.questions]]`: any section's
+
+
+def test_the_readme_documents_each_field_of_a_lecturers_question():
+    row = next(
+        line for line in (REPO / "README.md").read_text().splitlines() if line.startswith("| `[[<Scene>")
+    )
+    assert all(f"`{name}`" in row for name in FIELDS)
 
 
 def test_a_scene_gets_the_lecturers_values_and_the_defaults_of_the_rest(tmp_path, monkeypatch):

@@ -4,7 +4,8 @@ Every scene of the lecture gets a 3-second clip with three 1-second beats; a
 coloured square sits in a different place each second, so a thumbnail shows
 which moment it was taken from. The first second of every clip shows its square
 only until 0.67 s: that beat ends blank. The lecture file overrides the data
-of sections 2, 3, 5 and 6, so the figures must show the lecturer's data.
+of sections 2, 3, 5 and 6, so the figures must show the lecturer's data, and adds
+the lecturer's own questions to sections 5 and 7 (:data:`LECTURER_QUESTIONS`).
 
 Beats 1 and 3 of every clip have an audio description (a 0.6-second tone is its
 voice), beat 2's narration describes its picture (``said``); beats 1 and 2 show
@@ -52,11 +53,30 @@ sentence = { tokens = [
     { text = "red", pos = "ADJ", phrase = 1 },
     { text = "ball", pos = "NOUN", phrase = 1 },
 ] }
+induction_tokens = 12
+induction_seed = 3
+
+[[HeadRouting.questions]]
+stem = "Which head lets a model copy a token it saw <earlier>?"
+options = ["A previous-token head", "An induction head", "A sink head"]
+right = "B"
+feedback = { A = "It looks one token back.", C = "It parks its weight on the first token." }
+
+[[AdaptiveSufficiency.questions]]
+stem = "Can one fixed-size summary serve every future query?"
+options = ["Yes", "No"]
+right = "b"
+feedback = { A = "A summary keeps what one query needs; a later query may need what it dropped." }
+answer = "No: the cache keeps every key and value because a later query may need any of them."
 
 [KVCacheGrowth]
 words = ["A", "</script>", "ran", "to", "the", "park"]
 n_prompt = 2
 """
+
+
+LECTURER_QUESTIONS = {"HeadRouting": 1, "AdaptiveSufficiency": 1}
+"""How many questions of their own the lecture file adds to each section."""
 
 
 def square_x(second: int) -> int:

@@ -10,7 +10,10 @@ prints are compared with :func:`attnmath.encode_words` pooled to words by
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,6 +30,7 @@ pytestmark = pytest.mark.xdist_group("explore-model")
 
 FIG = "#explore-s5"
 MODEL = "all-MiniLM-L6-v2"
+PANE = f"{FIG} [data-pane='model']"  # the figure has a table in each trained view
 
 
 @pytest.fixture(scope="module")
@@ -39,15 +43,24 @@ def measured(sentence):
     return real_heads(sentence)
 
 
-@pytest.fixture
-def model_view(opened):
-    """The figure switched to its trained-model view, and back to the stylised one afterwards."""
-    page = opened.page
-    page.check(f"{FIG} [data-view='model']")
-    assert page.is_visible(f"{FIG} .head-grid") and not page.is_visible(f"{FIG} [data-pane='stylised']")
+@contextmanager
+def view(page, name: str) -> Iterator[Any]:
+    """Section 5's figure switched to view ``name`` (its pane alone shown), then back to stylised."""
+    page.check(f"{FIG} [data-view='{name}']")
+    shown = page.locator(f"{FIG} [data-pane]").evaluate_all(
+        "els => els.filter((p) => !p.hidden).map((p) => p.dataset.pane)"
+    )
+    assert shown == [name] and page.is_visible(f"{FIG} [data-pane='{name}'] .head-grid")
     yield page
     page.check(f"{FIG} [data-view='stylised']")
     assert page.is_visible(f"{FIG} [data-pane='stylised']")
+
+
+@pytest.fixture
+def model_view(opened):
+    """The figure switched to its trained-model view, and back to the stylised one afterwards."""
+    with view(opened.page, "model") as page:
+        yield page
 
 
 def expected_words(sentence) -> np.ndarray:
@@ -62,11 +75,11 @@ def check_head(page, sentence, measured, layer: int, head: int) -> None:
     """The page shows head (layer, head), 0-based: label, pressed button, table and readout."""
     label = f"measured: {MODEL}, layer {layer + 1}, head {head + 1}"
     assert page.locator(f"{FIG} [data-readout='model-label']").text_content() == label
-    assert f"layer {layer + 1}, head {head + 1}:" in page.locator(f"{FIG} table caption").text_content()
+    assert f"layer {layer + 1}, head {head + 1}:" in page.locator(f"{PANE} table caption").text_content()
     pressed = page.locator(f"{FIG} button[data-map][aria-pressed='true']")
     assert pressed.count() == 1 and pressed.get_attribute("data-map") == f"{layer}-{head}"
     want = expected_words(sentence)[layer, head]
-    rows = page.locator(f"{FIG} table tbody tr")
+    rows = page.locator(f"{PANE} table tbody tr")
     assert rows.count() == len(sentence)
     for i, word in enumerate(sentence.texts):
         assert rows.nth(i).locator("th[scope='row']").text_content() == word
@@ -94,7 +107,7 @@ def test_the_grid_has_a_button_per_head_and_opens_on_the_first_match(model_view,
     assert labels == [f"layer {la + 1}, head {h + 1}" for la in range(6) for h in range(12)]
     first = next(m for m in measured.matches if m.matched)
     check_head(page, sentence, measured, first.layer, first.head)
-    header = page.locator(f"{FIG} table thead th[scope='col']").all_text_contents()
+    header = page.locator(f"{PANE} table thead th[scope='col']").all_text_contents()
     assert header[1:] == ["[CLS]", *sentence.texts, "[SEP]"]
     assert "reads in both directions" in page.locator(f"{FIG} .caveat").text_content()
 

@@ -159,14 +159,19 @@ def test_every_control_has_a_name_and_takes_the_keyboard(opened):
     assert unnamed == []
     untabbable = opened.page.evaluate(
         "() => [...document.querySelectorAll('.explore input, .explore button, button.beat')]"
-        ".filter((el) => el.tabIndex < 0).length"
+        ".filter((el) => el.tabIndex < 0 && !el.closest('.decoder-grid')).length"
     )
     assert untabbable == 0
+    # the decoder's 270 maps are one tab stop, moved through with the arrow keys (test_explore_decoder.py)
+    stops = opened.page.evaluate(
+        "() => [...document.querySelectorAll('.decoder-grid button')].filter((b) => b.tabIndex >= 0).length"
+    )
+    assert stops == 1
 
 
 @pytest.mark.parametrize("width", [1280, 320])  # a laptop, and the 320 CSS pixels WCAG 1.4.10 reflows to
 def test_axe_finds_no_wcag_a_or_aa_violations(lecture, browser, width):
-    """axe-core, WCAG 2.0-2.2 A and AA, on a fresh page: every figure ready, then section 5's model view."""
+    """axe-core, WCAG 2.0-2.2 A and AA, on a fresh page: every figure ready, then section 5's other views."""
     opened = open_page(browser, lecture["page"].as_uri(), width=width)
     page = opened.page
     try:
@@ -175,6 +180,9 @@ def test_axe_finds_no_wcag_a_or_aa_violations(lecture, browser, width):
         page.locator('input[data-view="model"]').check()
         page.wait_for_function("!document.querySelector('[data-pane=\"model\"]').hidden")
         assert_no_axe_violations(page, f"index.html at {width} px, section 5's trained-model view")
+        page.locator('input[data-view="decoder"]').check()
+        page.wait_for_function("!document.querySelector('[data-pane=\"decoder\"]').hidden")
+        assert_no_axe_violations(page, f"index.html at {width} px, section 5's decoder view")
     finally:
         page.close()
 

@@ -12,8 +12,8 @@ SECTION = {"index.html": "#section-{}", "notes.html": "#notes-{}"}
 
 
 def asked(config):
-    """Scene -> its questions, computed with the synthetic lecture's data."""
-    return {c.scene: c.ask(config.parameters_of(c)) for c in LECTURE}
+    """Scene -> its questions, computed with the synthetic lecture's data, then the lecturer's own."""
+    return {c.scene: config.questions_for(c) for c in LECTURE}
 
 
 @pytest.fixture(scope="module", params=[True, False], ids=["javascript", "no-javascript"])

@@ -4,7 +4,8 @@ A section's first question is the one its pause-and-predict beat asks
 (:mod:`production.publish.page.asking`): it has options and is multiple choice
 in every export. The section's other questions have a written answer and no
 options: the banks carry them as essay questions with the answer for the
-grader, the deck as cards.
+grader, the deck as cards. A lecturer's own questions (``lecture.toml``,
+:mod:`lecture.lecturer_questions`) follow, multiple choice, with no time in a clip.
 """
 
 from __future__ import annotations
@@ -50,11 +51,15 @@ def _answer_at(clip: Mapping[str, Any]) -> float:
 
 
 def course_questions(manifest: Mapping[str, Any], config: LectureConfig) -> list[CourseQuestion]:
-    """Every question of the manifest's sections, in lecture order, computed with ``config``'s data."""
+    """Every question of the manifest's sections, in lecture order, computed with ``config``'s data.
+
+    A section's own questions come first, then the lecturer's (:meth:`LectureConfig.questions_for`).
+    """
     found = []
     for clip in manifest["clips"]:
         section = find_clip(clip["scene"])
-        for k, question in enumerate(section.ask(config.parameters_of(section))):
+        video_asks = bool(section.ask(config.parameters_of(section)))  # its first; not a lecturer's own
+        for k, question in enumerate(config.questions_for(section)):
             found.append(
                 CourseQuestion(
                     ident=f"{section.scene}-q{k + 1}",
@@ -62,7 +67,7 @@ def course_questions(manifest: Mapping[str, Any], config: LectureConfig) -> list
                     heading=section_heading(clip["section"], clip["title"]),
                     question=question,
                     clip=clip["file"],
-                    at=_answer_at(clip) if k == 0 and question.options else 0.0,
+                    at=_answer_at(clip) if k == 0 and video_asks and question.options else 0.0,
                 )
             )
     return found

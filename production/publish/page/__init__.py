@@ -138,7 +138,7 @@ def _clips_context(
             {
                 **_clip_context(c, folder, i),
                 "figure": section.figure_id if section.figure is not None else None,
-                "questions": section.ask(config.parameters_of(section)),
+                "questions": config.questions_for(section),
             }
         )
     return contexts
@@ -198,7 +198,7 @@ def render_notes(manifest: Mapping[str, Any], tex_dir: Path, config: LectureConf
                     for b in clip["beats"]
                 ],
                 "equations": typeset(section, tex_dir),
-                "questions": section.ask(config.parameters_of(section)),
+                "questions": config.questions_for(section),
             }
         )
     context = {

@@ -1,6 +1,6 @@
 "use strict";
 // Shared helpers of the Explore figures: SVG elements, scales, fixed-precision numbers, synced
-// slider + number controls, and the registry that starts each figure with its embedded data.
+// slider + number controls, a grid of buttons with one tab stop, and the registry that starts each figure with its embedded data.
 const Explore = (() => {
   const SVG_NS = "http://www.w3.org/2000/svg";
   const figures = {};
@@ -91,6 +91,29 @@ const Explore = (() => {
     };
   }
 
+  /**
+   * One tab stop for a grid of `rows` x `cols` buttons (row by row): the arrow keys move the focus,
+   * Home and End to the row's first and last. Returns focus(r, c), which also makes (r, c) the tab stop.
+   */
+  function gridKeys(buttons, rows, cols) {
+    const MOVES = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+    const clamp = (v, n) => Math.min(n - 1, Math.max(0, v));
+    function focus(r, c) {
+      const b = buttons[r * cols + c];
+      for (const other of buttons) other.tabIndex = other === b ? 0 : -1;
+      b.focus();
+    }
+    buttons.forEach((b, k) => b.addEventListener("keydown", (e) => {
+      const r = Math.floor(k / cols), c = k % cols, move = MOVES[e.key];
+      const to = move ? [clamp(r + move[0], rows), clamp(c + move[1], cols)]
+        : e.key === "Home" ? [r, 0] : e.key === "End" ? [r, cols - 1] : null;
+      if (!to) return;
+      e.preventDefault();
+      focus(...to);
+    }));
+    return focus;
+  }
+
   function register(name, init) { figures[name] = init; }
 
   function start() {
@@ -106,5 +129,5 @@ const Explore = (() => {
     }
   }
 
-  return { svg, label, fit, fixed, scale, polyline, steps, parts, logControl, register, start };
+  return { svg, label, fit, fixed, scale, polyline, steps, parts, logControl, gridKeys, register, start };
 })();

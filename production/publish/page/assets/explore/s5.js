@@ -5,13 +5,19 @@
 // Trained model: all-MiniLM-L6-v2's 72 heads as small weight maps (buttons); the chosen head as a large
 // grid, a table of its weights and a readout. The word-level weights (L x H x W x K), the head scores and
 // the matches are attnmath's, embedded (the weights to the 2 decimals the table prints).
+// Trained decoder: SmolLM2-135M-Instruct's 270 heads on random tokens read twice, as small causal maps
+// (one tab stop, arrow keys between them); the chosen head large, with its three scores. The maps
+// (in hundredths, lower triangle row by row) and the scores are attnmath's, embedded.
 Explore.register("s5", (fig, data) => {
   const out = Explore.parts(fig, "readout");
   stylised(fig.querySelector("[data-pane='stylised']"), data, out);
-  const show = trained(fig.querySelector("[data-pane='model']"), data.model, out);
+  const show = {
+    model: trained(fig.querySelector("[data-pane='model']"), data.model, out),
+    decoder: decoder(fig.querySelector("[data-pane='decoder']"), data.decoder, out),
+  };
   fig.querySelectorAll("[data-view]").forEach((r) => r.addEventListener("change", () => {
     for (const pane of fig.querySelectorAll("[data-pane]")) pane.hidden = pane.dataset.pane !== r.value;
-    if (r.value === "model") show();
+    show[r.value]?.();
   }));
 
   function stylised(pane, data, out) {
@@ -156,5 +162,78 @@ Explore.register("s5", (fig, data) => {
 
     draw();
     return () => { if (!labelled) labels(); };
+  }
+
+  // A T x T causal map on a canvas from its lower triangle (row i starts at i (i + 1) / 2), in hundredths;
+  // `split` = [n, colour] draws lines between the first n positions and the rest, on both axes.
+  function causalMap(canvas, map, T, colour, split) {
+    const ctx = canvas.getContext("2d"), c = canvas.width / T;
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.fillStyle = colour;
+    for (let i = 0; i < T; i++) {
+      for (let j = 0; j <= i; j++) {
+        ctx.globalAlpha = map[(i * (i + 1)) / 2 + j] / 100;
+        ctx.fillRect(j * c, i * c, c, c);
+      }
+    }
+    ctx.globalAlpha = 1;
+    if (!split) return;
+    const [n, line] = split;
+    ctx.strokeStyle = line;
+    ctx.beginPath();
+    ctx.moveTo(n * c, 0); ctx.lineTo(n * c, canvas.height);
+    ctx.moveTo(0, n * c); ctx.lineTo(canvas.width, n * c);
+    ctx.stroke();
+  }
+
+  // The decoder view; returns what draws its small maps, once, when it is first shown.
+  function decoder(pane, d, out) {
+    const { fixed } = Explore;
+    const T = d.tokens.length, n = d.n;
+    const css = getComputedStyle(document.documentElement);
+    const colour = css.getPropertyValue("--weight").trim(), muted = css.getPropertyValue("--muted").trim();
+    const buttons = [...pane.querySelectorAll("[data-decoder-map]")];
+    const at = (b) => (b.dataset.decoderMap ?? b.dataset.decoderShow).split("-").map(Number);
+    const name = (l, h) => `layer ${l + 1}, head ${h + 1}`;
+    const same = (a, b) => a[0] === b[0] && a[1] === b[1];
+    const large = pane.querySelector("canvas.decoder-large");
+    let chosen = d.best_induction, drawn = false;
+
+    const paint = (canvas, l, h, lines) => causalMap(canvas, d.maps[l][h], T, colour, lines ? [n, muted] : null);
+
+    function summary(l, h) {
+      const marks = [];
+      if (same([l, h], d.best_induction)) marks.push(`the best induction head of ${d.layers * d.heads}`);
+      if (same([l, h], d.best_previous)) marks.push(`the best previous-token head of ${d.layers * d.heads}`);
+      const score = (s) => fixed(d[s][l][h], d.decimals);
+      return `measured, ${name(l, h)}: induction score ${score("induction")}, previous-token score ` +
+        `${score("previous")}, first-token (sink) score ${score("sink")}` +
+        (marks.length ? `; ${marks.join(" and ")}.` : ".");
+    }
+
+    function choose(l, h) {
+      chosen = [l, h];
+      out["decoder-label"].textContent = `measured: ${d.model}, ${name(l, h)}`;
+      large.setAttribute("aria-label", `Causal weight map of ${name(l, h)}; its scores are in the readout, ` +
+        "every head's in the table below");
+      paint(large, l, h, true);
+      for (const b of buttons) b.setAttribute("aria-pressed", String(same(at(b), chosen)));
+      out["decoder-summary"].value = summary(l, h);
+    }
+
+    const focusHead = Explore.gridKeys(buttons, d.layers, d.heads);
+    for (const b of buttons) b.addEventListener("click", () => choose(...at(b)));
+    pane.querySelectorAll("[data-decoder-show]").forEach((b) => b.addEventListener("click", () => {
+      const [l, h] = at(b);
+      choose(l, h);
+      focusHead(l, h);
+    }));
+
+    choose(...chosen);
+    return () => {
+      if (drawn) return;
+      drawn = true;
+      for (const b of buttons) paint(b.querySelector("canvas"), ...at(b), false);
+    };
   }
 });
