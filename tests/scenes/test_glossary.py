@@ -38,6 +38,7 @@ GLOSSARY = {
     r"autoregressive": "KVCacheGrowth.autoregressive",
     r"attention sink": "HeadRouting.trained-sink",
     r"causal mask": "KVCacheGrowth.autoregressive",
+    r"perplexity": "KVCacheGrowth.window",
 }
 """Term (a regular expression, matched as whole words, case-insensitive) -> the beat that glosses it."""
 
