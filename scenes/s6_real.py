@@ -38,7 +38,15 @@ from attnmath import kv_cache_bytes
 from drawing import theme
 from drawing.plots import axis_labels, quiet_axes, to_scene
 from drawing.widgets import label
-from lecture.sections.s6_real import kib, real_eviction, real_memory, real_sinks
+from lecture.sections.s6_real import (
+    MODEL_NAME,
+    SINK_LENGTH,
+    WEIGHT_BITS,
+    kib,
+    real_eviction,
+    real_memory,
+    real_sinks,
+)
 from scenes.s6_why_raw import MODEL, per_token_product
 
 __all__ = ["RealDecoder", "perplexity", "nats"]
@@ -84,21 +92,23 @@ class RealDecoder(_Scene):
         rows = self.memory_rows()
         with self.beat(
             "real-model",
-            "Now SmolLM2, a real decoder: a small instruct model, quantised to 4 bits, "
-            "so we see the quantised weights' patterns.",
+            f"Now SmolLM2, a real small instruct model, quantised to {WEIGHT_BITS} bits: "
+            "its patterns are the quantised weights'.",
             shows=f"Right: the 7B-class {kib(mem_7b())} kibibytes a token; left: "
             f"{mem.n_heads} query heads over {mem.n_kv_heads} key-value heads.",
         ):
             self.play(*(FadeOut(m) for m in self.mobjects), FadeIn(rows[0]), run_time=0.8)  # 7B beside
-            self.until_said("a real decoder")
+            self.until_said("a real small")
             self.play(FadeIn(rows[1][0]), FadeIn(queries), FadeIn(kv), FadeIn(names), run_time=1.0)
-            self.when_said("4 bits", FadeIn(rows[1][1]), run_time=0.8)
+            self.when_said(f"{WEIGHT_BITS} bits", FadeIn(rows[1][1]), run_time=0.8)
+            self.when_said("patterns", Indicate(VGroup(queries, kv), color=theme.TEXT, scale_factor=1.05))
         with self.beat(
             "memory-real",
             f"Its {mem.n_kv_heads} key-value heads each serve {mem.n_heads // mem.n_kv_heads} query heads: "
             f"{kib(mem.grouped)} kibibytes a token, not {kib(mem.ungrouped)}.",
             shows="Lines fan from each key-value head to its query heads; both products multiply out.",
         ):
+            self.play(Indicate(kv, color=theme.KEY), run_time=1.0)  # "its key-value heads"
             self.when_said("each serve", LaggedStart(*(Create(f) for f in fans), lag_ratio=0.1), run_time=1.5)
             self.until_said("kibibytes")
             self.play(Write(rows[2]), run_time=1.0)
@@ -155,9 +165,9 @@ class RealDecoder(_Scene):
             ),
             row(
                 1.7,
-                "SmolLM2-135M-Instruct",
+                MODEL_NAME,
                 theme.TEXT,
-                label("trained; weights in 4 bits", color=theme.MUTED),
+                label(f"trained; weights in {WEIGHT_BITS} bits", color=theme.MUTED),
             ),
             row(0.0, f"{mem.n_kv_heads} KV heads, grouped:", theme.KEY, product(mem.n_kv_heads, theme.KEY)),
             row(-1.7, f"{mem.n_heads} KV heads, ungrouped:", theme.MUTED, product(mem.n_heads, theme.MUTED)),
@@ -180,10 +190,9 @@ class RealDecoder(_Scene):
         ):
             self.play(*(FadeOut(m) for m in self.mobjects), FadeIn(axes), run_time=0.6)
             self.play(LaggedStart(*(FadeIn(c) for c in grid), lag_ratio=0.004), run_time=1.5)
-            self.until_said(f"{sinks.count}")
-            self.play(
-                LaggedStart(*(FadeIn(d, scale=2) for d in dots), lag_ratio=0.01), FadeIn(count), run_time=1.5
-            )
+            self.when_said(f"{sinks.count}", FadeIn(count), run_time=0.6)
+            self.when_said("over half", LaggedStart(*(FadeIn(d, scale=2) for d in dots), lag_ratio=0.01))
+            self.when_said("first token", Indicate(axes[0], color=theme.WEIGHT), run_time=1.0)
 
     @staticmethod
     def sink_grid(share: np.ndarray, threshold: float) -> tuple[VGroup, VGroup, VGroup]:
@@ -219,18 +228,23 @@ class RealDecoder(_Scene):
                 cells[n_heads - 1], LEFT, buff=0.15
             ),
         )
-        note = label("measured on 20 random tokens, repeated", small=True, color=theme.MUTED)
+        note = label(f"measured on {SINK_LENGTH} random tokens, repeated", small=True, color=theme.MUTED)
         note.next_to(cells, DOWN, buff=0.25)
         return cells, dots, VGroup(title, ticks, names, note)
 
     # --- eviction -----------------------------------------------------------------------
     def show_eviction(self) -> None:
-        """Bars of mean loss: the full cache, a window that evicts the first token, sinks kept beside it."""
+        """Bars of mean loss: the full cache, a window that evicts the first token, sinks kept beside it.
+
+        A line over the bars says what the cache keeps as the voice says it: the first token evicted,
+        then the first tokens kept as sinks, then that positions stay absolute.
+        """
         nll = real_eviction()
         frame, names, bars, ends = self.loss_bars(
             (nll.full, nll.windowed, nll.with_sinks), nll.window, nll.sinks
         )
         full, windowed, with_sinks = (perplexity(x) for x in (nll.full, nll.windowed, nll.with_sinks))
+        evicted = self.cache_line("the first token is evicted", theme.WARNING)
         with self.beat(
             "window",
             f"Keep only the last {nll.window} tokens, evicting the first: perplexity, roughly the "
@@ -239,14 +253,14 @@ class RealDecoder(_Scene):
             f"{nats(nll.windowed)} with the window.",
         ):
             self.play(*(FadeOut(m) for m in self.mobjects), FadeIn(frame), run_time=0.8)
-            self.play(
-                GrowFromEdge(bars[0], LEFT), FadeIn(ends[0]), run_time=1.0
-            )  # the full cache: the baseline
+            self.play(GrowFromEdge(bars[0], LEFT), FadeIn(ends[0]), run_time=1.0)  # the baseline
             self.when_said("last", Indicate(names[1], color=theme.WARNING), run_time=1.0)
+            self.when_said("evicting the first", FadeIn(evicted, shift=0.2 * DOWN), run_time=0.6)
+            self.when_said("perplexity", Indicate(ends[0][0], color=theme.KEY), run_time=1.0)  # its readout
             self.until_said("jumps")
             self.play(GrowFromEdge(bars[1], LEFT), FadeIn(ends[1]), run_time=1.2)
-        note = label("positions stay absolute, not renumbered", color=theme.TEXT)
-        note.move_to([theme.SAFE_LEFT, 2.65, 0], aligned_edge=LEFT)
+        kept = self.cache_line(f"the first {nll.sinks} tokens are kept: the sinks", theme.VALUE)
+        note = self.cache_line("positions stay absolute, not renumbered", theme.TEXT)
         source = label("StreamingLLM: Xiao et al., 2023", small=True, color=theme.MUTED)
         source.next_to(note, DOWN, buff=0.2, aligned_edge=LEFT)
         with self.beat(
@@ -255,11 +269,18 @@ class RealDecoder(_Scene):
             "StreamingLLM's finding. Here positions stay absolute, not renumbered.",
             shows=f"A third bar, {nats(nll.with_sinks)} nats; notes name StreamingLLM, absolute positions.",
         ):
-            self.when_said("Keep the first", Indicate(names[2], color=theme.VALUE), run_time=1.0)
+            self.when_said(
+                "Keep the first", Indicate(names[2], color=theme.VALUE), FadeOut(evicted), FadeIn(kept)
+            )
             self.until_said("falls back")
             self.play(GrowFromEdge(bars[2], LEFT), FadeIn(ends[2]), run_time=1.2)
             self.when_said("StreamingLLM", FadeIn(source), run_time=0.6)
-            self.when_said("positions", FadeIn(note), run_time=0.8)
+            self.when_said("positions", FadeOut(kept), FadeIn(note), run_time=0.8)
+
+    @staticmethod
+    def cache_line(text: str, colour: str) -> Mobject:
+        """What the cache keeps, in one line over the bars (one at a time)."""
+        return label(text, color=colour).move_to([theme.SAFE_LEFT, 2.65, 0], aligned_edge=LEFT)
 
     @staticmethod
     def loss_bars(losses: Sequence[float], window: int, sinks: int) -> tuple[VGroup, VGroup, VGroup, VGroup]:

@@ -17,6 +17,7 @@ scene, its questions and its Explore figure alike:
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,9 +25,11 @@ import numpy as np
 
 from attnmath.decoder import cache_bytes
 from attnmath.decoder_probes import SINK_SHARE, WindowNll, head_scores, repeated_random_tokens, window_nll
-from attnmath.decoder_spec import D_HEAD, N_HEADS, N_KV_HEADS, N_LAYERS
+from attnmath.decoder_spec import D_HEAD, MODEL_FILE, N_HEADS, N_KV_HEADS, N_LAYERS
 
 __all__ = [
+    "MODEL_NAME",
+    "WEIGHT_BITS",
     "READING",
     "WINDOW",
     "SINKS",
@@ -40,6 +43,11 @@ __all__ = [
     "real_eviction",
     "kib",
 ]
+
+MODEL_NAME = MODEL_FILE.split(".")[0]
+"""The model's name, as its file names it: ``SmolLM2-135M-Instruct``."""
+WEIGHT_BITS = int(re.search(r"\.Q(\d+)_", MODEL_FILE).group(1))  # type: ignore[union-attr]
+"""Bits a weight in the file's quantisation (Q4_1: 4-bit blocks with a scale and a minimum)."""
 
 READING = Path(__file__).resolve().parent / "data" / "s6_reading.txt"
 """The passage the eviction is measured on: plain prose about attention, written for the lecture."""

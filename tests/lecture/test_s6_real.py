@@ -6,9 +6,17 @@ import numpy as np
 import pytest
 
 from attnmath.decoder import tokenize
-from attnmath.decoder_spec import MAX_TOKENS
+from attnmath.decoder_spec import MAX_TOKENS, MODEL_FILE
 from lecture.sections.s6_kv_cache import decoder_figure
-from lecture.sections.s6_real import kib, reading, real_eviction, real_memory, real_sinks
+from lecture.sections.s6_real import (
+    MODEL_NAME,
+    WEIGHT_BITS,
+    kib,
+    reading,
+    real_eviction,
+    real_memory,
+    real_sinks,
+)
 from tests import naive_decoder
 
 # tests that share the loaded model run on one xdist worker (tests/conftest.py)
@@ -21,6 +29,11 @@ def test_bytes_a_token_are_the_written_out_products():
     assert memory.ungrouped == 30 * 2 * 9 * 64 * 2 == 69_120  # one KV head per query head
     assert (kib(memory.grouped), kib(memory.ungrouped)) == ("22.5", "67.5")
     assert kib(2**19) == "512"
+
+
+def test_the_model_is_named_as_its_file_names_it():
+    assert MODEL_FILE == "SmolLM2-135M-Instruct.Q4_1.gguf"  # Q4_1: 4-bit weights, a scale and a minimum
+    assert (MODEL_NAME, WEIGHT_BITS) == ("SmolLM2-135M-Instruct", 4)
 
 
 def test_sink_heads_match_a_loop_over_the_attention():
