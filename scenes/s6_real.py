@@ -84,9 +84,14 @@ class RealDecoder(_Scene):
         self.show_sinks()
         self.show_eviction()
 
+    def clear_then(self, *shown: Mobject) -> None:
+        """The last picture leaves, then the next one's frame comes in: the two never overlap."""
+        self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.4)
+        self.fade_in(*shown, run_time=0.5)
+
     # --- memory a token, grouped -----------------------------------------------------
     def show_real_memory(self) -> None:
-        """The 7B figure moves aside; SmolLM2's heads come in, fan out, and their bytes multiply out."""
+        """The 7B figure stays, beside SmolLM2's heads: they fan out, and their bytes multiply out."""
         mem = real_memory()
         queries, kv, fans, names = self.grouped_heads(mem.n_heads, mem.n_kv_heads)
         rows = self.memory_rows()
@@ -97,7 +102,7 @@ class RealDecoder(_Scene):
             shows=f"Right: the 7B-class {kib(mem_7b())} kibibytes a token; left: "
             f"{mem.n_heads} query heads over {mem.n_kv_heads} key-value heads.",
         ):
-            self.play(*(FadeOut(m) for m in self.mobjects), FadeIn(rows[0]), run_time=0.8)  # 7B beside
+            self.clear_then(rows[0])  # the 7B figure, beside the real model
             self.until_said("a real small")
             self.play(FadeIn(rows[1][0]), FadeIn(queries), FadeIn(kv), FadeIn(names), run_time=1.0)
             self.when_said(f"{WEIGHT_BITS} bits", FadeIn(rows[1][1]), run_time=0.8)
@@ -188,7 +193,7 @@ class RealDecoder(_Scene):
             shows=f"A grid, {sinks.share.shape[0]} layers across, {sinks.share.shape[1]} heads down; "
             f"{sinks.count} bright cells get dots.",
         ):
-            self.play(*(FadeOut(m) for m in self.mobjects), FadeIn(axes), run_time=0.6)
+            self.clear_then(axes)
             self.play(LaggedStart(*(FadeIn(c) for c in grid), lag_ratio=0.004), run_time=1.5)
             self.when_said(f"{sinks.count}", FadeIn(count), run_time=0.6)
             self.when_said("over half", LaggedStart(*(FadeIn(d, scale=2) for d in dots), lag_ratio=0.01))
@@ -252,11 +257,13 @@ class RealDecoder(_Scene):
             shows=f"Mean loss per token: {nats(nll.full)} nats with the full cache, "
             f"{nats(nll.windowed)} with the window.",
         ):
-            self.play(*(FadeOut(m) for m in self.mobjects), FadeIn(frame), run_time=0.8)
+            self.clear_then(frame)
             self.play(GrowFromEdge(bars[0], LEFT), FadeIn(ends[0]), run_time=1.0)  # the baseline
-            self.when_said("last", Indicate(names[1], color=theme.WARNING), run_time=1.0)
+            self.when_said("last", Indicate(names[1], color=theme.WARNING, scale_factor=1.0), run_time=1.0)
             self.when_said("evicting the first", FadeIn(evicted, shift=0.2 * DOWN), run_time=0.6)
-            self.when_said("perplexity", Indicate(ends[0][0], color=theme.KEY), run_time=1.0)  # its readout
+            self.when_said(
+                "perplexity", Indicate(ends[0][0], color=theme.KEY, scale_factor=1.0), run_time=1.0
+            )  # its readout
             self.until_said("jumps")
             self.play(GrowFromEdge(bars[1], LEFT), FadeIn(ends[1]), run_time=1.2)
         kept = self.cache_line(f"the first {nll.sinks} tokens are kept: the sinks", theme.VALUE)
@@ -269,13 +276,15 @@ class RealDecoder(_Scene):
             "StreamingLLM's finding. Here positions stay absolute, not renumbered.",
             shows=f"A third bar, {nats(nll.with_sinks)} nats; notes name StreamingLLM, absolute positions.",
         ):
-            self.when_said(
-                "Keep the first", Indicate(names[2], color=theme.VALUE), FadeOut(evicted), FadeIn(kept)
-            )
+            self.until_said("Keep the first")
+            self.play(FadeOut(evicted), run_time=0.3)  # one line at a time
+            self.play(FadeIn(kept), Indicate(names[2], color=theme.VALUE, scale_factor=1.0), run_time=1.0)
             self.until_said("falls back")
             self.play(GrowFromEdge(bars[2], LEFT), FadeIn(ends[2]), run_time=1.2)
             self.when_said("StreamingLLM", FadeIn(source), run_time=0.6)
-            self.when_said("positions", FadeOut(kept), FadeIn(note), run_time=0.8)
+            self.until_said("positions")
+            self.play(FadeOut(kept), run_time=0.3)
+            self.play(FadeIn(note), run_time=0.6)
 
     @staticmethod
     def cache_line(text: str, colour: str) -> Mobject:
