@@ -41,6 +41,7 @@ from drawing.widgets import label, math, wrapped
 from lecture.sections.s6_kv_cache import KVCacheParameters
 from scenes.base import SAID, LectureScene
 from scenes.s6_caches import GAP, LEFT_X, DecodingCaches
+from scenes.s6_real import RealDecoder
 from scenes.s6_why_raw import MODEL, WhyRawCache
 
 __all__ = ["KVCacheGrowth"]
@@ -54,7 +55,7 @@ def as_text(words: Sequence[str]) -> str:
     return re.sub(r" (?=[.,;:!?])", "", " ".join(words))
 
 
-class KVCacheGrowth(WhyRawCache, DecodingCaches, LectureScene[KVCacheParameters]):
+class KVCacheGrowth(RealDecoder, WhyRawCache, DecodingCaches, LectureScene[KVCacheParameters]):
     """Decode token by token: a uniform head folds into a running sum; pointer heads need the raw cache."""
 
     def construct(self) -> None:
@@ -106,6 +107,7 @@ class KVCacheGrowth(WhyRawCache, DecodingCaches, LectureScene[KVCacheParameters]
             self.twice_the_tokens,
             shows="The chart stretches to twice the tokens; the raw-cache line climbs twice as high.",
         )
+        self.show_real_decoder()
         with self.beat(
             "summary",
             "So softmax attention keeps its raw cache, computing each query's statistic on demand.",

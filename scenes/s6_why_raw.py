@@ -40,9 +40,10 @@ from drawing.flow import baseline_of
 from drawing.plots import axis_labels, curve, quiet_axes, to_scene
 from drawing.widgets import BarPanel, label, math
 from lecture.sections.s6_kv_cache import CONTEXT, MODEL  # the section's model, shared with its questions
+from lecture.sections.s6_real import kib
 from narration.narrator import Spoken
 
-__all__ = ["WhyRawCache", "MODEL", "CONTEXT"]
+__all__ = ["WhyRawCache", "MODEL", "CONTEXT", "per_token_product"]
 
 MEMORY_TOP = 2.2
 """The memory chart's height in GiB at the section's context: its 2 GiB and a little room."""
@@ -368,12 +369,20 @@ class WhyRawCache(_Scene):
         return VGroup(axes, titles, model), VGroup(raw_line, raw_tag), VGroup(sum_line, sum_tag)
 
 
-def per_token_product() -> MathTex:
+def per_token_product(
+    n_layers: int = MODEL["n_layers"],
+    n_kv_heads: int = MODEL["n_kv_heads"],
+    head_dim: int = MODEL["head_dim"],
+    *,
+    color: str = theme.KEY,
+    size: int = theme.MATH_SIZE,
+) -> MathTex:
     """One token's raw cache multiplied out, its factors in the order of the model line above the plot.
 
-    layers x KV heads x head dim x (k and v) x bytes per fp16 number = KiB a token.
+    layers x KV heads x head dim x (k and v) x bytes per fp16 number = KiB a token (the section's
+    7B-class model unless another shape is given).
     """
-    kib = kv_cache_bytes(**MODEL, seq_len=1, bytes_per_element=FP16_BYTES) // 1024  # one source for both
-    factors = (MODEL["n_layers"], MODEL["n_kv_heads"], MODEL["head_dim"], 2)
+    n_bytes = kv_cache_bytes(n_layers, n_kv_heads, head_dim, seq_len=1, bytes_per_element=FP16_BYTES)
+    factors = (n_layers, n_kv_heads, head_dim, 2)
     tex = r" \times ".join(str(f) for f in factors) + rf" \times {FP16_BYTES}\,\text{{B}}"
-    return math(tex, rf"= {kib}\,\text{{KiB}}", color=theme.KEY)
+    return math(tex, rf"= {kib(n_bytes)}\,\text{{KiB}}", color=color, size=size)

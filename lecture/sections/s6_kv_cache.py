@@ -18,6 +18,7 @@ from attnmath import (
 from lecture.parameters import ConfigError, Integer, Parameters, Words, lecturer
 from lecture.questions import Option, Question
 from lecture.section import Figure, Section, floats
+from lecture.sections.s6_real import kib, real_eviction, real_memory, real_sinks
 
 __all__ = ["KVCacheParameters", "SECTION", "MODEL", "CONTEXT", "decode_weights"]
 
@@ -49,9 +50,9 @@ class KVCacheParameters(Parameters):
 
 
 def questions(_p: KVCacheParameters) -> list[Question]:
-    """The raw cache at twice the context, with grouped-query attention, and against linear attention."""
+    """The raw cache at twice the context, a real model's with grouped-query attention, against linear's."""
     long = kv_cache_bytes(**MODEL, seq_len=2 * CONTEXT) / 2**30
-    grouped = kv_cache_bytes(MODEL["n_layers"], 8, MODEL["head_dim"], CONTEXT) / 2**30
+    real = real_memory()
     state = linear_state_bytes(**MODEL)
     per_token = kv_cache_bytes(**MODEL, seq_len=1)
     overtakes = raw_cache_overtakes(**MODEL)
@@ -76,9 +77,11 @@ def questions(_p: KVCacheParameters) -> list[Question]:
             ),
         ),
         Question(
-            "With grouped-query attention, 8 key-value heads shared by the 32 query heads, how big is the "
-            f"cache at {CONTEXT:,} tokens?",
-            f"{grouped:.1f} GiB: a quarter of the full multi-head cache.",
+            f"SmolLM2-135M has {real.n_layers} layers; its {real.n_heads} query heads share "
+            f"{real.n_kv_heads} key-value heads (grouped-query attention), each {real.head_dim} wide. "
+            "How big is its fp16 cache a token?",
+            f"{kib(real.grouped)} KiB ({real.grouped:,} bytes): a key and a value per layer and key-value "
+            f"head. With one key-value head per query head it would be {kib(real.ungrouped)} KiB.",
             "",
             "",
         ),
@@ -109,7 +112,7 @@ def decode_weights(words: tuple[str, ...], strength: float, seed: int) -> list[t
 
 
 def figure(p: KVCacheParameters) -> dict[str, Any]:
-    """The words, the prompt length, the causal mask and both heads' weights at every step."""
+    """The words, the prompt, the causal mask, both heads' weights at every step, and the real decoder."""
     steps = decode_weights(p.words, p.strength, p.seed)
     return {
         "words": list(p.words),
@@ -117,6 +120,26 @@ def figure(p: KVCacheParameters) -> dict[str, Any]:
         "mask": causal_mask(len(p.words)).tolist(),
         "heads": ["uniform head", "previous-token head"],
         "weights": [[floats(u), floats(v)] for u, v in steps],
+        "decoder": decoder_figure(),
+    }
+
+
+def decoder_figure() -> dict[str, Any]:
+    """SmolLM2's bytes a token, its heads' weight on the first token, and the three caches' mean losses."""
+    memory, sinks, nll = real_memory(), real_sinks(), real_eviction()
+    return {
+        "bytes_per_token": {"grouped": memory.grouped, "ungrouped": memory.ungrouped},
+        "sink_share": floats(sinks.share),  # (layer, head)
+        "sink_heads": sinks.count,
+        "sink_threshold": sinks.threshold,
+        "eviction": {
+            "tokens": nll.tokens,
+            "window": nll.window,
+            "sinks": nll.sinks,
+            "start": nll.start,
+            "nll": {"full": nll.full, "window": nll.windowed, "sinks_window": nll.with_sinks},
+            "perplexity": dict(zip(("full", "window", "sinks_window"), nll.perplexities, strict=True)),
+        },
     }
 
 
@@ -125,7 +148,7 @@ SECTION = Section(
     module="s6_kv_cache",
     number="6",
     title="Causal masking and the KV cache",
-    seconds=108.0,
+    seconds=183.0,
     parameters=KVCacheParameters,
     questions=questions,
     figure=Figure(figure),

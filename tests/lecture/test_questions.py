@@ -73,9 +73,11 @@ def expected_kv_cache() -> list[tuple[list[str], list[str]]]:
     per_token = 2 * 32 * 32 * 128 * 2  # keys and values, layers, heads, width, fp16 bytes
     state = 32 * 32 * (128 * 128 + 128) * 2  # a d x d state and its normaliser per layer and head
     n = next(t for t in range(1, 10**6) if t * per_token > state)  # the first count where raw is larger
+    real = 30 * 2 * 3 * 64 * 2  # SmolLM2's: layers, keys and values, KV heads, width, fp16 bytes
     return [
         ([str(per_token // 1024), "4096", "8192"], [str(round(per_token * 8192 / 2**30)), "4096"]),
-        (["8", "32", "4096"], [f"{2 * 32 * 8 * 128 * 2 * 4096 / 2**30:.1f}"]),
+        # SmolLM2-135M: 9 query heads share 3 key-value heads; without sharing, 9 take three times as much
+        (["30", "9", "3", "64"], [f"{real / 1024:g}", str(real), f"{3 * real / 1024:g}"]),
         ([f"{state / 2**20:.2f}"], [str(n), str(n - 1), f"{(n - 1) * per_token / 2**20:.2f}"]),
     ]
 

@@ -43,6 +43,7 @@ GLOSSARY = {
     r"(?-i:CLS|C L S)": "HeadRouting.trained-sink",
     r"decoders?": "HeadRouting.decoder",
     r"induction head": "HeadRouting.decoder-best",
+    r"perplexity": "KVCacheGrowth.window",
 }
 """Term (a regular expression, matched as whole words, case-insensitive) -> the beat that glosses it."""
 

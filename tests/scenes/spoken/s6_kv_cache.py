@@ -1,9 +1,11 @@
-"""KVCacheGrowth: memory of a 7B-class fp16 model (32 layers, 32 KV heads, head width 128), by hand."""
+"""KVCacheGrowth: memory of a 7B-class fp16 model (32 layers, 32 KV heads, head width 128), by hand;
+SmolLM2's bytes written out, its sink heads and mean losses recomputed naively (tests/naive_decoder.py)."""
 
 from __future__ import annotations
 
 from lecture.clips import LECTURE
 from lecture.sections.s6_kv_cache import KVCacheParameters
+from tests import naive_decoder
 
 LAYERS, HEADS, WIDTH, FP16 = 32, 32, 128, 2
 PER_TOKEN = 2 * LAYERS * HEADS * WIDTH * FP16  # a key and a value per layer and head
@@ -33,6 +35,20 @@ def summary() -> list[str]:
     return [f"{STATE / 1024**2:.2f}", str(PER_TOKEN // 1024)]
 
 
+def memory_real() -> list[str]:
+    grouped, ungrouped = 30 * 2 * 3 * 64 * 2, 30 * 2 * 9 * 64 * 2  # layers, k and v, KV heads, width, fp16
+    return ["3", "3", f"{grouped / 1024:g}", f"{ungrouped / 1024:g}"]  # 3 KV heads, 9 / 3 query heads each
+
+
+def sinks() -> list[str]:
+    count, heads, _ = naive_decoder.sink_heads()
+    return [str(count), str(heads)]
+
+
+def nats(which: int) -> str:
+    return f"{naive_decoder.mean_nlls()[2][which]:.2f}"
+
+
 EXPECTED = {
     "memory-raw": memory_raw,
     "memory-state": memory_state,
@@ -43,4 +59,13 @@ EXPECTED = {
     "memory-raw.description": lambda: [str(LAYERS), str(HEADS), str(WIDTH)],  # the model's shape, as stated
     "summary.description": summary,
     "memory-state.description": inset_span,
+    "real-model": lambda: ["4"],  # Q4_1: 4-bit weights
+    "real-model.description": lambda: [str(PER_TOKEN // 1024), "9", "3"],  # beside it: 9 query, 3 KV heads
+    "memory-real": memory_real,
+    "sinks": sinks,
+    "sinks.description": lambda: ["30", "9", sinks()[0]],  # the grid: layers across, heads down
+    "window": lambda: [str(naive_decoder.WINDOW), *naive_decoder.perplexities()[:2]],
+    "window.description": lambda: [nats(0), nats(1)],
+    "sink-window": lambda: [str(naive_decoder.SINKS), naive_decoder.perplexities()[2]],
+    "sink-window.description": lambda: [nats(2)],
 }

@@ -1,0 +1,121 @@
+"""Section 6 on a real decoder, SmolLM2-135M-Instruct: its cache per token, its sink heads, and eviction.
+
+What section 6's scene draws after the hypothetical 7B figure, computed once per
+process with :mod:`attnmath.decoder` and :mod:`attnmath.decoder_probes`, for the
+scene, its questions and its Explore figure alike:
+
+- :func:`real_memory`: the fp16 cache per token with grouped-query attention (3
+  key-value heads serve the 9 query heads) and without it (9 key-value heads);
+- :func:`real_sinks`: every head's share of weight on the first token of a random
+  sequence repeated twice, and how many heads put over half there;
+- :func:`real_eviction`: the mean loss per token on :data:`READING`, a passage the
+  lecture ships, under full attention, a sliding window of :data:`WINDOW` tokens,
+  and :data:`SINKS` sink tokens plus the window (StreamingLLM's cache). Positions
+  stay absolute: the window is a mask, not a renumbered cache.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from attnmath.decoder import cache_bytes
+from attnmath.decoder_probes import SINK_SHARE, WindowNll, head_scores, repeated_random_tokens, window_nll
+from attnmath.decoder_spec import D_HEAD, MODEL_FILE, N_HEADS, N_KV_HEADS, N_LAYERS
+
+__all__ = [
+    "MODEL_NAME",
+    "WEIGHT_BITS",
+    "READING",
+    "WINDOW",
+    "SINKS",
+    "SINK_LENGTH",
+    "SINK_SEED",
+    "RealMemory",
+    "RealSinks",
+    "reading",
+    "real_memory",
+    "real_sinks",
+    "real_eviction",
+    "kib",
+]
+
+MODEL_NAME = MODEL_FILE.split(".")[0]
+"""The model's name, as its file names it: ``SmolLM2-135M-Instruct``."""
+WEIGHT_BITS = int(re.search(r"\.Q(\d+)_", MODEL_FILE).group(1))  # type: ignore[union-attr]
+"""Bits a weight in the file's quantisation (Q4_1: 4-bit blocks with a scale and a minimum)."""
+
+READING = Path(__file__).resolve().parent / "data" / "s6_reading.txt"
+"""The passage the eviction is measured on: plain prose about attention, written for the lecture."""
+WINDOW = 64
+"""The sliding window's length in tokens (the query's own included)."""
+SINKS = 4
+"""The first tokens StreamingLLM's cache keeps beside the window."""
+SINK_LENGTH, SINK_SEED = 20, 0
+"""The sink heads are counted on this many random tokens, repeated once (section 5's sequence)."""
+
+
+@dataclass(frozen=True)
+class RealMemory:
+    """SmolLM2-135M's fp16 KV cache per token, with grouped-query attention and without it.
+
+    Attributes
+    ----------
+    n_layers, n_heads, n_kv_heads, head_dim : int
+        30 layers; 9 query heads share 3 key-value heads; each head 64 wide.
+    grouped, ungrouped : int
+        Bytes a token with the model's 3 key-value heads, and with one per query head (9).
+    """
+
+    n_layers: int
+    n_heads: int
+    n_kv_heads: int
+    head_dim: int
+    grouped: int
+    ungrouped: int
+
+
+@dataclass(frozen=True, eq=False)
+class RealSinks:
+    """Every head's mean weight on the first token (30, 9), and how many put more than half there."""
+
+    share: np.ndarray
+    count: int
+    threshold: float
+
+    @property
+    def n_heads(self) -> int:
+        """All the model's heads: 30 layers x 9."""
+        return int(self.share.size)
+
+
+def kib(n_bytes: int) -> str:
+    """Bytes as the lecture shows and says them in KiB: ``23040`` -> ``"22.5"`` (at most one decimal)."""
+    return f"{n_bytes / 1024:.1f}".removesuffix(".0")
+
+
+def reading() -> str:
+    """The passage :func:`real_eviction` reads (ends of lines kept, trailing newline dropped)."""
+    return READING.read_text(encoding="utf-8").rstrip("\n")
+
+
+def real_memory() -> RealMemory:
+    """The cache's bytes a token in fp16: 30 layers x 2 (k, v) x key-value heads x 64 x 2 bytes."""
+    return RealMemory(N_LAYERS, N_HEADS, N_KV_HEADS, D_HEAD, cache_bytes(), cache_bytes(n_kv_heads=N_HEADS))
+
+
+@functools.cache
+def real_sinks() -> RealSinks:
+    """The sink heads on :func:`attnmath.decoder_probes.repeated_random_tokens` (one run, cached)."""
+    heads = head_scores(repeated_random_tokens(SINK_LENGTH, seed=SINK_SEED))
+    return RealSinks(share=heads.sink, count=heads.sink_heads, threshold=SINK_SHARE)
+
+
+@functools.cache
+def real_eviction() -> WindowNll:
+    """Mean loss per token on :func:`reading`: full, a window of 64, 4 sinks plus the window (cached)."""
+    return window_nll(reading(), window=WINDOW, sinks=SINKS)

@@ -1,0 +1,62 @@
+"""Naive references for what section 6 says of the real decoder, computed apart from the section's code.
+
+Each reads :func:`attnmath.decoder.forward` (tested against known continuations in
+tests/attnmath/test_decoder.py) and recomputes the readout by hand: a loop over the
+heads' attention for the sink count; log-softmax of the logits, under masks built by a
+loop, for the mean losses. Each runs once per process (the model load is cached too).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from pathlib import Path
+
+import numpy as np
+from scipy.special import log_softmax
+
+from attnmath.decoder import forward, tokenize
+from attnmath.decoder_probes import repeated_random_tokens
+
+READING = Path(__file__).resolve().parents[1] / "lecture" / "sections" / "data" / "s6_reading.txt"
+WINDOW, SINKS = 64, 4  # the eviction StreamingLLM measures: the last 64 keys, and the first 4 kept
+REPEATED, SEED = 20, 0  # section 5's random sequence, repeated once
+
+
+@functools.cache
+def sink_heads() -> tuple[int, int, np.ndarray]:
+    """(heads with over half their weight on position 0, all heads, each head's mean share), by a loop."""
+    attention = forward(repeated_random_tokens(REPEATED, seed=SEED)).attention  # (L, H, T, T)
+    layers, heads, t, _ = attention.shape
+    share = np.zeros((layers, heads))
+    for layer in range(layers):
+        for head in range(heads):
+            share[layer, head] = sum(attention[layer, head, q, 0] for q in range(1, t)) / (t - 1)
+    return sum(1 for s in share.flat if s > 0.5), layers * heads, share
+
+
+def loop_mask(n: int, window: int, sinks: int) -> np.ndarray:
+    """Query t may read key j when j <= t and j is among the last ``window`` keys or the first ``sinks``."""
+    allowed = np.zeros((n, n), dtype=bool)
+    for t in range(n):
+        for j in range(t + 1):
+            allowed[t, j] = t - j < window or j < sinks
+    return allowed
+
+
+@functools.cache
+def mean_nlls() -> tuple[int, int, tuple[float, float, float]]:
+    """(tokens, first counted prediction, mean NLL in nats under full, window, sinks + window)."""
+    ids = tokenize(READING.read_text(encoding="utf-8").rstrip("\n"))
+    n, start = len(ids), 2 * WINDOW  # predictions after the first token has left the window
+    means = []
+    for allowed in (None, loop_mask(n, WINDOW, 0), loop_mask(n, WINDOW, SINKS)):
+        logits = forward(ids, allowed=allowed).logits.astype(np.float64)
+        nll = -log_softmax(logits[:-1], axis=-1)[np.arange(n - 1), ids[1:]]  # position t predicts t + 1
+        means.append(float(nll[start:].mean()))
+    return n, start, (means[0], means[1], means[2])
+
+
+def perplexities() -> list[str]:
+    """The three mean losses' perplexities, rounded as the voice says them."""
+    return [str(round(math.exp(x))) for x in mean_nlls()[2]]
