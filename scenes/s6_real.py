@@ -38,6 +38,7 @@ from attnmath import kv_cache_bytes
 from drawing import theme
 from drawing.plots import axis_labels, quiet_axes, to_scene
 from drawing.widgets import label
+from lecture.sections.s5_induction import DECODER_SPOKEN
 from lecture.sections.s6_real import (
     MODEL_NAME,
     SINK_LENGTH,
@@ -97,8 +98,8 @@ class RealDecoder(_Scene):
         rows = self.memory_rows()
         with self.beat(
             "real-model",
-            f"Now SmolLM2, a real small instruct model, quantised to {WEIGHT_BITS} bits: "
-            "its patterns are the quantised weights'.",
+            f"Now section five's real decoder, {DECODER_SPOKEN}, a small instruct model quantised to "
+            f"{WEIGHT_BITS} bits: what follows is measured in those weights.",
             shows=f"Right: the 7B-class {kib(mem_7b())} kibibytes a token; left: "
             f"{mem.n_heads} query heads over {mem.n_kv_heads} key-value heads.",
         ):

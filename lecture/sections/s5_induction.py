@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from attnmath.decoder import forward, token_texts
+from attnmath.decoder_spec import MODEL_FILE
 from attnmath.decoder_probes import DecoderHeads, head_scores, repeated_random_tokens
 from lecture.section import floats
 
@@ -29,7 +30,7 @@ __all__ = [
     "causal_hundredths",
 ]
 
-DECODER_NAME = "SmolLM2-135M-Instruct"
+DECODER_NAME = MODEL_FILE.split(".")[0]
 """The decoder's name on screen."""
 DECODER_SPOKEN = "Smol L M 2"
 """Its name as the voice says it (the captions show the same words)."""

@@ -59,7 +59,7 @@ EXPECTED = {
     "memory-raw.description": lambda: [str(LAYERS), str(HEADS), str(WIDTH)],  # the model's shape, as stated
     "summary.description": summary,
     "memory-state.description": inset_span,
-    "real-model": lambda: ["4"],  # Q4_1: 4-bit weights
+    "real-model": lambda: ["2", "4"],  # SmolLM2, and Q4_1: 4-bit weights
     "real-model.description": lambda: [str(PER_TOKEN // 1024), "9", "3"],  # beside it: 9 query, 3 KV heads
     "memory-real": memory_real,
     "sinks": sinks,
