@@ -79,7 +79,10 @@ else:
 
 
 class DecoderInduction(_Scene):
-    """Mixin for section 5's scene: five beats on a trained decoder's previous-token and induction heads."""
+    """Mixin for section 5's scene: six beats on a trained decoder's previous-token and induction heads."""
+
+    if TYPE_CHECKING:  # kept by the trained-encoder beats before these (scenes.s5_trained)
+        shown: VGroup
 
     def show_decoder(self) -> None:
         """The decoder reads the tokens twice; its previous-token head, its induction head, its copying."""
@@ -115,7 +118,10 @@ class DecoderInduction(_Scene):
         queries = label("queries", small=True, color=theme.MUTED).rotate(np.pi / 2)
         queries.next_to(self.map_frame, LEFT, buff=0.1)
         self.chips = [chip(t) for t in found.tokens]
-        heads = [label("copy 1", small=True, color=theme.MUTED), label("copy 2", small=True, color=theme.MUTED)]
+        heads = [
+            label("copy 1", small=True, color=theme.MUTED),
+            label("copy 2", small=True, color=theme.MUTED),
+        ]
         width = theme.SAFE_RIGHT - CHIPS_LEFT
         heads[0].move_to([CHIPS_LEFT + heads[0].width / 2, CHIPS_TOP, 0])
         below = flow(self.chips[:n], CHIPS_LEFT, CHIPS_TOP - LINE_PITCH, width)
@@ -123,7 +129,8 @@ class DecoderInduction(_Scene):
         self.chips_end = flow(self.chips[n:], CHIPS_LEFT, below - 0.1 - LINE_PITCH, width)
         if self.chips[-1].get_bottom()[1] < theme.SAFE_BOTTOM:
             raise ConfigError(
-                f"[HeadRouting] the decoder's {n} random tokens (induction_seed {self.params.induction_seed}) "
+                f"[HeadRouting] the decoder's {n} random tokens "
+                f"(induction_seed {self.params.induction_seed}) "
                 "are too long to show twice at a readable size; set fewer induction_tokens or another seed"
             )
         self.chip_heads = heads
@@ -162,7 +169,8 @@ class DecoderInduction(_Scene):
         """The model's name and the empty map; then the tokens, copy by copy."""
         self.decoder_layout(found)
         n = found.n
-        leaving = [self.shown, *([self.tag] if getattr(self, "tag", None) in self.mobjects else [])]
+        tag = getattr(self, "tag", None)  # the encoder's name, while it shows
+        leaving = [self.shown, *([tag] if tag in self.mobjects else [])]
         with self.beat(
             "decoder",
             f"Now a trained decoder, which predicts each token from those before: {DECODER_SPOKEN}, a small "
@@ -175,8 +183,8 @@ class DecoderInduction(_Scene):
             self.fade_in(self.map_frame, self.map_marks, run_time=1.0)
         with self.beat(
             "decoder-tokens",
-            f"It reads {n} random tokens, then the same {n}: no one could guess the first copy, but the second "
-            "can be copied.",
+            f"It reads {n} random tokens, then the same {n}: no one could guess the first copy, "
+            "but the second can be copied.",
             shows="Two blocks of token chips, the second a repeat of the first.",
         ):
             for k, words in enumerate(("random tokens", "the same")):
@@ -184,7 +192,9 @@ class DecoderInduction(_Scene):
                 self.until_said(words)
                 chips = LaggedStart(*(FadeIn(c) for c in block), lag_ratio=0.1)
                 self.play(FadeIn(self.chip_heads[k]), chips, run_time=1.5)
-        self.decoder_view = VGroup(self.decoder_tag, self.map_frame, self.map_marks, *self.chip_heads, *self.chips)
+        self.decoder_view = VGroup(
+            self.decoder_tag, self.map_frame, self.map_marks, *self.chip_heads, *self.chips
+        )
 
     def decoder_previous(self, found: Induction) -> None:
         """The best previous-token head fills the map; the spotlit query and the token before it."""
@@ -211,13 +221,15 @@ class DecoderInduction(_Scene):
         new_map, new_name = self.head_map(found.induction), self.head_name(layer, head)
         twin, target = t - n, t - n + 1
         arrow = CurvedArrow(
-            self.chips[t].get_top() + 0.05 * UP, self.chips[target].get_bottom() + 0.05 * DOWN, color=theme.KEY
+            self.chips[t].get_top() + 0.05 * UP,
+            self.chips[target].get_bottom() + 0.05 * DOWN,
+            color=theme.KEY,
         )
         stripe = VGroup(DashedLine(self.cell(n, 1), self.cell(2 * n - 1, n), color=theme.KEY, stroke_width=2))
         with self.beat(
             "decoder-induction",
-            f"Layer {layer + 1}, head {head + 1}, does more: in the second copy, each token finds its earlier "
-            "twin and looks at the token that followed it.",
+            f"Layer {layer + 1}, head {head + 1}, does more: in the second copy, each token finds its "
+            "earlier twin and looks at the token that followed it.",
             shows="Its stripe sits in the second copy's rows, one column right of each earlier twin.",
         ):
             self.play(FadeOut(self.marks), FadeOut(self.map_now), FadeIn(new_map), run_time=1.2)
@@ -250,8 +262,8 @@ class DecoderInduction(_Scene):
         figures.align_to(scores, RIGHT)  # clear of the chips on the right
         with self.beat(
             "decoder-best",
-            f"That is an induction head, the best of all {found.n_heads}: {percent(score)} of its weight goes "
-            f"there; a typical head gives that token {percent(h.typical_induction)}.",
+            f"That is an induction head, the best of all {found.n_heads}: {percent(score)} of its weight "
+            f"goes there; a typical head gives that token {percent(h.typical_induction)}.",
             shows=f"Every head's induction score in a grid, one bright: best {score:.2f}, typical "
             f"{h.typical_induction:.2f}.",
         ):

@@ -27,16 +27,16 @@ from manim import (
     FadeOut,
     LaggedStart,
     Mobject,
-    ReplacementTransform,
     Rectangle,
+    ReplacementTransform,
     SurroundingRectangle,
     VGroup,
 )
 
 from attnmath import (
     LOAN_SENTENCE,
-    RIVER_SENTENCE,
     MATCH_THRESHOLD,
+    RIVER_SENTENCE,
     ContextPull,
     HeadMatch,
     RealHeads,
@@ -264,7 +264,7 @@ class TrainedHeads(_Scene):
         self.shown = VGroup(shown, name, mark, share)
 
     def bank_settled(self) -> None:
-        """The opening's "bank": the head that pulls "loan" in most, the typical head, then the river control."""
+        """The opening's "bank": the head that pulls "loan" in most, the typical head, the river control."""
         pull = context_pull(LOAN_SENTENCE, "bank", "loan")
         layer, head = pull.layer + 1, pull.head + 1
         row, arcs, shares = self.bank_row(pull)
@@ -275,7 +275,8 @@ class TrainedHeads(_Scene):
         with self.beat(
             "trained-bank",
             f"The opening's bank: the head that weighs loan most, layer {layer}, head {head}, gives it "
-            f"{100 * pull.share:.0f} percent of bank's weight; a typical head, {100 * pull.typical:.0f} percent.",
+            f"{100 * pull.share:.0f} percent of bank's weight; a typical head, "
+            f"{100 * pull.typical:.0f} percent.",
             shows="Arcs from bank to every token, thickest to loan; each token's share beneath.",
         ):
             self.play(FadeOut(self.shown), *(FadeIn(m) for m in (row, *self.model_tag())), run_time=1.2)
@@ -297,8 +298,8 @@ class TrainedHeads(_Scene):
         than = "its largest share" if top == pull.cue else f"less than {spoken}"
         with self.beat(
             "trained-river",
-            f"In the river sentence, that head gives river {100 * pull.share:.0f} percent, {than}: where a head "
-            "looks is not what a word means.",
+            f"In the river sentence, that head gives river {100 * pull.share:.0f} percent, {than}: "
+            "where a head looks is not what a word means.",
             shows=f"The river sentence replaces it; the same head's arcs, thickest to {pull.tokens[top]}.",
         ):
             old_row, old_arcs, old_shares = self.shown[:3]
@@ -306,7 +307,9 @@ class TrainedHeads(_Scene):
             self.play(ReplacementTransform(old_row, row), run_time=1.0)
             self.play(Create(arcs), run_time=1.2)
             self.when_said("percent", LaggedStart(*(FadeIn(s) for s in shares), lag_ratio=0.1), run_time=1.0)
-            self.when_said("less than" if top != pull.cue else "largest", Circumscribe(row[top]), run_time=1.0)
+            self.when_said(
+                "less than" if top != pull.cue else "largest", Circumscribe(row[top]), run_time=1.0
+            )
         self.shown = VGroup(row, arcs, shares, self.shown[3])
 
     def bank_row(self, pull: ContextPull) -> tuple[VGroup, VGroup, VGroup]:

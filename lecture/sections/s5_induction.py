@@ -16,8 +16,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from attnmath.decoder import forward, token_texts
-from attnmath.decoder_spec import MODEL_FILE
 from attnmath.decoder_probes import DecoderHeads, head_scores, repeated_random_tokens
+from attnmath.decoder_spec import MODEL_FILE
 from lecture.section import floats
 
 __all__ = [

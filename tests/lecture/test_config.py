@@ -88,7 +88,10 @@ def test_file_chooses_orders_and_overrides(lecturer_file):
         ("scenes = []\n", "non-empty list"),
         ('scenes = ["TemperatureSweep", "TemperatureSweep"]\n', "twice"),
         ("[FixedVsQueryWeights]\nn_points = true\n", "n_points must be an integer"),
-        ("[HeadRouting]\ninduction_tokens = 30\n", r"\[HeadRouting\] induction_tokens must be an integer from 4 to 20"),
+        (
+            "[HeadRouting]\ninduction_tokens = 30\n",
+            r"\[HeadRouting\] induction_tokens must be an integer from 4 to 20",
+        ),
     ],
 )
 def test_invalid_files_are_rejected(tmp_path, text, match):
