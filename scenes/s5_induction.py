@@ -228,8 +228,8 @@ class DecoderInduction(_Scene):
         stripe = VGroup(DashedLine(self.cell(n, 1), self.cell(2 * n - 1, n), color=theme.KEY, stroke_width=2))
         with self.beat(
             "decoder-induction",
-            f"Layer {layer + 1}, head {head + 1}, does more: in the second copy, each token finds its "
-            "earlier twin and looks at the token that followed it.",
+            f"Layer {layer + 1}, head {head + 1}, does something new: in the second copy, each token skips "
+            "to its earlier twin and looks at what followed it.",
             shows="Its stripe sits in the second copy's rows, one column right of each earlier twin.",
         ):
             self.play(FadeOut(self.marks), FadeOut(self.map_now), FadeIn(new_map), run_time=1.2)
@@ -262,8 +262,8 @@ class DecoderInduction(_Scene):
         figures.align_to(scores, RIGHT)  # clear of the chips on the right
         with self.beat(
             "decoder-best",
-            f"That is an induction head, the best of all {found.n_heads}: {percent(score)} of its weight "
-            f"goes there; a typical head gives that token {percent(h.typical_induction)}.",
+            f"By its pattern, an induction head: the best of {found.n_heads}, averaging {percent(score)} on "
+            f"that token; a typical head averages {percent(h.typical_induction)}.",
             shows=f"Every head's induction score in a grid, one bright: best {score:.2f}, typical "
             f"{h.typical_induction:.2f}.",
         ):
@@ -279,11 +279,11 @@ class DecoderInduction(_Scene):
         right = [int(c.sum()) for c in copies]
         with self.beat(
             "decoder-copies",
-            f"And the model copies: it predicts {right[1]} of {n - 1} next tokens in the second copy, and "
+            f"The whole model's top guess is right for {right[1]} of {n - 1} second-copy tokens, and "
             f"{right[0]} of {n - 1} in the first, where nothing repeats.",
-            shows="Predicted tokens light up: many in the second copy, few in the first.",
+            shows=f"Correct guesses light up: {right[1]} in the second copy, {right[0]} in the first.",
         ):
-            for k, words in ((1, "predicts"), (0, "in the first")):
+            for k, words in ((1, "right for"), (0, "in the first")):
                 hits = [self.chips[k * n + 1 + i] for i in np.flatnonzero(copies[k])]
                 lit = [c[0].copy().set_fill(theme.WEIGHT, opacity=0.35) for c in hits]
                 count = label(f"{right[k]} of {n - 1} predicted", small=True, color=theme.WEIGHT)

@@ -245,8 +245,8 @@ class TrainedHeads(_Scene):
         rows = "bright in every row" if weights.min() >= 0.5 else "bright in most rows"
         with self.beat(
             "trained-sink",
-            f"Many heads park weight on {token}, a special {where} token: plausibly a default, an attention "
-            f"sink; {percent} percent in layer {layer}, head {head}.",
+            f"Some heads park weight on {token}, a special {where} token: plausibly a default, an attention "
+            f"sink; layer {layer}, head {head} averages {percent} percent.",
             shows=f"Its map appears; a box outlines the {token} column, {rows}.",
         ):
             shown, right = self.pair(None, found.run.attention[sink.layer, sink.head], found.run.tokens)
@@ -300,7 +300,7 @@ class TrainedHeads(_Scene):
             "trained-river",
             f"In the river sentence, that head gives river {100 * pull.share:.0f} percent, {than}: "
             "where a head looks is not what a word means.",
-            shows=f"The river sentence replaces it; the same head's arcs, thickest to {pull.tokens[top]}.",
+            shows=f"The river sentence replaces it; the same head's arcs, thickest to {spoken}.",
         ):
             old_row, old_arcs, old_shares = self.shown[:3]
             self.play(FadeOut(old_arcs), FadeOut(old_shares), FadeOut(self.shown[4]), run_time=0.6)

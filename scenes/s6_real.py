@@ -98,20 +98,23 @@ class RealDecoder(_Scene):
         rows = self.memory_rows()
         with self.beat(
             "real-model",
-            f"Now section five's real decoder, {DECODER_SPOKEN}, a small instruct model quantised to "
-            f"{WEIGHT_BITS} bits: what follows is measured in those weights.",
+            f"Now section five's decoder, {DECODER_SPOKEN}, weights quantised to {WEIGHT_BITS} bits; its "
+            "cache counted in half precision, as before.",
             shows=f"Right: the 7B-class {kib(mem_7b())} kibibytes a token; left: "
             f"{mem.n_heads} query heads over {mem.n_kv_heads} key-value heads.",
         ):
             self.clear_then(rows[0])  # the 7B figure, beside the real model
-            self.until_said("a real small")
+            self.until_said(DECODER_SPOKEN.split()[0])
             self.play(FadeIn(rows[1][0]), FadeIn(queries), FadeIn(kv), FadeIn(names), run_time=1.0)
             self.when_said(f"{WEIGHT_BITS} bits", FadeIn(rows[1][1]), run_time=0.8)
-            self.when_said("patterns", Indicate(VGroup(queries, kv), color=theme.TEXT, scale_factor=1.05))
+            self.when_said(
+                "half precision", Indicate(VGroup(queries, kv), color=theme.TEXT, scale_factor=1.05)
+            )
         with self.beat(
             "memory-real",
-            f"Its {mem.n_kv_heads} key-value heads each serve {mem.n_heads // mem.n_kv_heads} query heads: "
-            f"{kib(mem.grouped)} kibibytes a token, not {kib(mem.ungrouped)}.",
+            f"In each of its {mem.n_layers} layers, {mem.n_kv_heads} key-value heads each serve "
+            f"{mem.n_heads // mem.n_kv_heads} query heads: {kib(mem.grouped)} kibibytes a token, not "
+            f"{kib(mem.ungrouped)} ungrouped.",
             shows="Lines fan from each key-value head to its query heads; both products multiply out.",
         ):
             self.play(Indicate(kv, color=theme.KEY), run_time=1.0)  # "its key-value heads"
@@ -189,8 +192,8 @@ class RealDecoder(_Scene):
         ).next_to(grid, DOWN, buff=0.9)
         with self.beat(
             "sinks",
-            f"Recall attention sinks: {sinks.count} of its {sinks.n_heads} heads put over half their "
-            "weight on the first token.",
+            f"Recall attention sinks: on random tokens, {sinks.count} of its {sinks.n_heads} heads average "
+            "over half their weight on the first, an ordinary token.",
             shows=f"A grid, {sinks.share.shape[0]} layers across, {sinks.share.shape[1]} heads down; "
             f"{sinks.count} bright cells get dots.",
         ):
@@ -198,7 +201,7 @@ class RealDecoder(_Scene):
             self.play(LaggedStart(*(FadeIn(c) for c in grid), lag_ratio=0.004), run_time=1.5)
             self.when_said(f"{sinks.count}", FadeIn(count), run_time=0.6)
             self.when_said("over half", LaggedStart(*(FadeIn(d, scale=2) for d in dots), lag_ratio=0.01))
-            self.when_said("first token", Indicate(axes[0], color=theme.WEIGHT), run_time=1.0)
+            self.when_said("the first", Indicate(axes[0], color=theme.WEIGHT), run_time=1.0)
 
     @staticmethod
     def sink_grid(share: np.ndarray, threshold: float) -> tuple[VGroup, VGroup, VGroup]:
@@ -253,10 +256,10 @@ class RealDecoder(_Scene):
         evicted = self.cache_line("the first token is evicted", theme.WARNING)
         with self.beat(
             "window",
-            f"Keep only the last {nll.window} tokens, evicting the first: perplexity, roughly the "
-            f"model's count of choices, jumps from {full} to {windowed}.",
-            shows=f"Mean loss per token: {nats(nll.full)} nats with the full cache, "
-            f"{nats(nll.windowed)} with the window.",
+            f"Keep only the last {nll.window} tokens, evicting the first: perplexity, the effective number "
+            f"of equally likely next tokens, jumps from {full} to {windowed}.",
+            shows=f"Mean loss, minus log-probability of each next token: {nats(nll.full)} nats full, "
+            f"{nats(nll.windowed)} windowed.",
         ):
             self.clear_then(frame)
             self.play(GrowFromEdge(bars[0], LEFT), FadeIn(ends[0]), run_time=1.0)  # the baseline
@@ -273,8 +276,8 @@ class RealDecoder(_Scene):
         source.next_to(note, DOWN, buff=0.2, aligned_edge=LEFT)
         with self.beat(
             "sink-window",
-            f"Keep the first {nll.sinks} too, as sinks: it falls back to {with_sinks}, "
-            "StreamingLLM's finding. Here positions stay absolute, not renumbered.",
+            f"Keep the first {nll.sinks} too, as sinks: it falls back most of the way, to {with_sinks}, as "
+            "StreamingLLM found. Here positions stay absolute, not renumbered.",
             shows=f"A third bar, {nats(nll.with_sinks)} nats; notes name StreamingLLM, absolute positions.",
         ):
             self.until_said("Keep the first")

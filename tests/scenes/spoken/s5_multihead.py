@@ -84,7 +84,7 @@ def trained_previous() -> list[str]:
 
 def trained_sink() -> list[str]:
     layer, head, score = best_head(cls_mass)
-    return [f"{100 * score:.0f}", str(layer + 1), str(head + 1)]
+    return [str(layer + 1), str(head + 1), f"{100 * score:.0f}"]
 
 
 def bank_weights(words: list[str], cue: str) -> list[list[list[float]]]:
@@ -311,4 +311,5 @@ EXPECTED = {
     "decoder-best": decoder_best_said,
     "decoder-best.description": decoder_best_shown,
     "decoder-copies": decoder_copies,
+    "decoder-copies.description": lambda: [decoder_copies()[0], decoder_copies()[2]],
 }

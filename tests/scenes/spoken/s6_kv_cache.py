@@ -37,7 +37,8 @@ def summary() -> list[str]:
 
 def memory_real() -> list[str]:
     grouped, ungrouped = 30 * 2 * 3 * 64 * 2, 30 * 2 * 9 * 64 * 2  # layers, k and v, KV heads, width, fp16
-    return ["3", "3", f"{grouped / 1024:g}", f"{ungrouped / 1024:g}"]  # 3 KV heads, 9 / 3 query heads each
+    # 30 layers, 3 KV heads, 9 / 3 query heads each
+    return ["30", "3", "3", f"{grouped / 1024:g}", f"{ungrouped / 1024:g}"]
 
 
 def sinks() -> list[str]:
