@@ -129,7 +129,7 @@ class DecoderInduction(_Scene):
         self.chips_end = flow(self.chips[n:], CHIPS_LEFT, below - 0.1 - LINE_PITCH, width)
         if self.chips[-1].get_bottom()[1] < theme.SAFE_BOTTOM:
             raise ConfigError(
-                f"[HeadRouting] the decoder's {n} random tokens "
+                f"[{self.params.scene}] the decoder's {n} random tokens "
                 f"(induction_seed {self.params.induction_seed}) "
                 "are too long to show twice at a readable size; set fewer induction_tokens or another seed"
             )

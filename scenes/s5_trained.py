@@ -22,35 +22,28 @@ from manim import (
     RIGHT,
     UP,
     Circumscribe,
-    Create,
     FadeIn,
     FadeOut,
-    LaggedStart,
     Mobject,
     Rectangle,
-    ReplacementTransform,
     SurroundingRectangle,
     VGroup,
 )
 
 from attnmath import (
-    LOAN_SENTENCE,
     MATCH_THRESHOLD,
-    RIVER_SENTENCE,
-    ContextPull,
     HeadMatch,
     RealHeads,
     Sentence,
-    context_pull,
     real_heads,
 )
 from attnmath.heads import StylizedHeads
 from drawing import theme
-from drawing.arcs import mix_arcs, on_baseline
 from drawing.tiles import HeadTiles
 from drawing.tokens import Heatmap
 from drawing.widgets import label
 from scenes.base import SAID
+from scenes.s5_bank import BankPayoff
 
 __all__ = ["TrainedHeads", "genuine"]
 
@@ -101,7 +94,7 @@ else:
     _Scene = object
 
 
-class TrainedHeads(_Scene):
+class TrainedHeads(BankPayoff):
     """Mixin for section 5's scene: four beats that set measured heads beside the stylised ones."""
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in
@@ -262,78 +255,6 @@ class TrainedHeads(_Scene):
             self.play(FadeIn(mark), run_time=0.8)
             self.when_said("percent", FadeIn(share, shift=0.2 * LEFT), run_time=0.8)
         self.shown = VGroup(shown, name, mark, share)
-
-    def bank_settled(self) -> None:
-        """The opening's "bank": the head that pulls "loan" in most, the typical head, the river control."""
-        pull = context_pull(LOAN_SENTENCE, "bank", "loan")
-        layer, head = pull.layer + 1, pull.head + 1
-        row, arcs, shares = self.bank_row(pull)
-        name = label(f"measured: layer {layer}, head {head}, the weights of bank", color=theme.TEXT)
-        name.move_to(2.6 * UP)
-        typical = label(f"typical head: {100 * pull.typical:.0f}% on loan", small=True, color=theme.MUTED)
-        typical.next_to(name, DOWN, buff=0.2)
-        with self.beat(
-            "trained-bank",
-            f"The opening's bank: the head that weighs loan most, layer {layer}, head {head}, gives it "
-            f"{100 * pull.share:.0f} percent of bank's weight; a typical head, "
-            f"{100 * pull.typical:.0f} percent.",
-            shows="Arcs from bank to every token, thickest to loan; each token's share beneath.",
-        ):
-            self.play(FadeOut(self.shown), *(FadeIn(m) for m in (row, *self.model_tag())), run_time=1.2)
-            self.when_said("layer", Create(arcs), FadeIn(name), run_time=1.5)
-            cue = Circumscribe(row[pull.cue], color=theme.KEY)
-            self.when_said(
-                "percent", LaggedStart(*(FadeIn(s) for s in shares), lag_ratio=0.1), cue, run_time=1.2
-            )
-            self.when_said("typical", FadeIn(typical), run_time=0.8)
-        self.shown = VGroup(row, arcs, shares, name, typical)
-        self.bank_control(pull)
-
-    def bank_control(self, loan: ContextPull) -> None:
-        """The same head in the river sentence: where it looks is not what "bank" means."""
-        pull = context_pull(RIVER_SENTENCE, "bank", "river", head=(loan.layer, loan.head))
-        row, arcs, shares = self.bank_row(pull)
-        top = int(np.argmax(pull.weights))
-        spoken = {"[CLS]": "C L S", "[SEP]": "S E P"}.get(pull.tokens[top], pull.tokens[top])
-        than = "its largest share" if top == pull.cue else f"less than {spoken}"
-        with self.beat(
-            "trained-river",
-            f"In the river sentence, that head gives river {100 * pull.share:.0f} percent, {than}: "
-            "where a head looks is not what a word means.",
-            shows=f"The river sentence replaces it; the same head's arcs, thickest to {spoken}.",
-        ):
-            old_row, old_arcs, old_shares = self.shown[:3]
-            self.play(FadeOut(old_arcs), FadeOut(old_shares), FadeOut(self.shown[4]), run_time=0.6)
-            self.play(ReplacementTransform(old_row, row), run_time=1.0)
-            self.play(Create(arcs), run_time=1.2)
-            self.when_said("percent", LaggedStart(*(FadeIn(s) for s in shares), lag_ratio=0.1), run_time=1.0)
-            self.when_said(
-                "less than" if top != pull.cue else "largest", Circumscribe(row[top]), run_time=1.0
-            )
-        self.shown = VGroup(row, arcs, shares, self.shown[3])
-
-    def bank_row(self, pull: ContextPull) -> tuple[VGroup, VGroup, VGroup]:
-        """A sentence's tokens in a row, the head's arcs from "bank", and each token's share beneath."""
-        row = VGroup(*(label(t, color=self.token_colour(pull, j)) for j, t in enumerate(pull.tokens)))
-        on_baseline(row.arrange(RIGHT, buff=0.45)).move_to(1.2 * DOWN)  # room for each share beneath its word
-        arcs = mix_arcs(row, pull.query, pull.weights)
-        shares = VGroup(
-            *(
-                label(f"{100 * w:.0f}%", small=True, color=theme.WEIGHT).next_to(word, DOWN, buff=0.3)
-                for w, word in zip(pull.weights, row, strict=True)
-            )
-        )
-        shares.set_y(min(s.get_y() for s in shares))  # one line of shares, whatever the words' descenders
-        return row, arcs, shares
-
-    @staticmethod
-    def token_colour(pull: ContextPull, j: int) -> str:
-        """The query word in the query's colour, the cue in the key's, [CLS] and [SEP] muted."""
-        if j == pull.query:
-            return theme.QUERY
-        if j == pull.cue:
-            return theme.KEY
-        return theme.MUTED if pull.tokens[j] in ("[CLS]", "[SEP]") else theme.TEXT
 
     def unmatched(self, found: RealHeads) -> None:
         """The stylised patterns no measured head shows on its own merit, each with the best score found."""
