@@ -3,7 +3,7 @@
 A section's table may hold an array of questions, one ``[[<Scene>.questions]]``
 block each::
 
-    [[HeadRouting.questions]]
+    [[<Scene>.questions]]   # e.g. the multi-head section's scene
     stem = "Which head lets the model copy a token it saw before?"
     options = ["A previous-token head", "An induction head", "A sink head"]
     right = "B"

@@ -2,7 +2,7 @@
 
 The front is the question (and its options, lettered); the back its answer,
 why each wrong option is wrong, and a link to the moment of the lecture that
-shows the answer: the clip with a media fragment (``03-TemperatureSweep.mp4#t=98.4``),
+shows the answer: the clip with a media fragment (``03-<Scene>.mp4#t=98.4``),
 which browsers open at that second. The model and deck ids are fixed and each
 note's guid comes from the question's id, so a student who imports a rebuilt
 deck gets its cards updated, not doubled.
