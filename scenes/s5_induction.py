@@ -19,6 +19,7 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Create,
     CurvedArrow,
     DashedLine,
     FadeIn,
@@ -212,6 +213,10 @@ class DecoderInduction(_Scene):
             self.marks = VGroup(self.outline(t, theme.QUERY), self.outline(t - 1, theme.KEY))
             self.marks.add(self.cell_box(t, t - 1, theme.KEY))
             self.play(FadeIn(self.marks), run_time=0.8)
+            last = len(self.chips) - 1  # the stripe: every query's weight on the token before it
+            stripe = DashedLine(self.cell(1, 0), self.cell(last, last - 1), color=theme.KEY, stroke_width=2)
+            self.when_said("on average", Create(stripe), run_time=1.5)
+            self.marks.add(stripe)
         self.decoder_view.add(self.map_now, self.name_now, self.marks)
 
     def decoder_induction(self, found: Induction) -> None:

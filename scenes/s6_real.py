@@ -277,15 +277,16 @@ class RealDecoder(_Scene):
         with self.beat(
             "sink-window",
             f"Keep the first {nll.sinks} too, as sinks: it falls back most of the way, to {with_sinks}, as "
-            "StreamingLLM found. Here positions stay absolute, not renumbered.",
-            shows=f"A third bar, {nats(nll.with_sinks)} nats; notes name StreamingLLM, absolute positions.",
+            "Streaming L L M found; positions stay absolute.",
+            shows=f"A third bar, {nats(nll.with_sinks)} nats; notes name Streaming L L M, "
+            "absolute positions.",
         ):
             self.until_said("Keep the first")
             self.play(FadeOut(evicted), run_time=0.3)  # one line at a time
             self.play(FadeIn(kept), Indicate(names[2], color=theme.VALUE, scale_factor=1.0), run_time=1.0)
             self.until_said("falls back")
             self.play(GrowFromEdge(bars[2], LEFT), FadeIn(ends[2]), run_time=1.2)
-            self.when_said("StreamingLLM", FadeIn(source), run_time=0.6)
+            self.when_said("Streaming", FadeIn(source), run_time=0.6)
             self.until_said("positions")
             self.play(FadeOut(kept), run_time=0.3)
             self.play(FadeIn(note), run_time=0.6)
