@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from attnmath._validate import FloatArray, check_int
-from attnmath.decoder import _as_allowed, _as_ids, _run, forward, tokenize, window_mask
+from attnmath.decoder import DecoderRun, _as_allowed, _as_ids, _run, forward, tokenize, window_mask
 from attnmath.decoder_weights import load_decoder
 
 __all__ = [
@@ -64,6 +64,11 @@ class DecoderHeads:
     previous: FloatArray
     sink: FloatArray
     copied: NDArray[np.bool_]
+
+    @property
+    def n_heads(self) -> int:
+        """Every head of the model: layers x query heads."""
+        return int(self.induction.size)
 
     @staticmethod
     def _best(scores: FloatArray) -> tuple[int, int, float]:
@@ -112,13 +117,15 @@ def repeated_random_tokens(length: int = 20, seed: int = 0) -> NDArray[np.intp]:
     return np.concatenate([first, first])
 
 
-def head_scores(ids: ArrayLike) -> DecoderHeads:
+def head_scores(ids: ArrayLike, run: DecoderRun | None = None) -> DecoderHeads:
     """Every head's induction, previous-token and sink scores on a sequence repeated twice.
 
     Parameters
     ----------
     ids : array_like of int, shape (2 n,)
         A sequence of n distinct tokens, twice (e.g. :func:`repeated_random_tokens`).
+    run : DecoderRun, optional
+        :func:`~attnmath.decoder.forward` of ``ids``, when the caller has it already (it is not rerun).
 
     Returns
     -------
@@ -133,7 +140,10 @@ def head_scores(ids: ArrayLike) -> DecoderHeads:
     n = len(seq) // 2
     if len(seq) % 2 or n < 2 or not (seq[:n] == seq[n:]).all() or len(set(seq[:n].tolist())) != n:
         raise ValueError("ids must be n >= 2 distinct tokens, then the same n tokens again")
-    run = forward(seq)
+    if run is None:
+        run = forward(seq)
+    elif not np.array_equal(run.ids, seq):
+        raise ValueError("run must be the decoder's pass over these ids")
     a = run.attention  # (L, H, 2n, 2n)
     t = np.arange(n, 2 * n)
     later = np.arange(1, 2 * n)

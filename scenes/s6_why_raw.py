@@ -1,8 +1,8 @@
 """Section 6, the why: softmax's kernel does not split, so its cache keeps raw keys and values.
 
-The subject pointer (a query whose weight moves), softmax's kernel against
-linear attention's (section 4's d x d running sum), the two side by side, and
-what each costs in memory. Mixed into section 6's scene (:mod:`scenes.s6_kv_cache`).
+Softmax's kernel against
+linear attention's (section 4's d x d running sum), the two side by side, and what
+each costs in memory. Mixed into section 6's scene (:mod:`scenes.s6_kv_cache`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from manim import (
     Dot,
     FadeIn,
     FadeOut,
-    Indicate,
     LaggedStart,
     Line,
     MathTex,
@@ -34,11 +33,10 @@ from manim import (
     linear,
 )
 
-from attnmath import Token, kv_cache_bytes, linear_state_bytes, raw_cache_overtakes, stylized_heads
+from attnmath import kv_cache_bytes, linear_state_bytes, raw_cache_overtakes
 from drawing import theme
-from drawing.flow import baseline_of
 from drawing.plots import axis_labels, curve, quiet_axes, to_scene
-from drawing.widgets import BarPanel, label, math
+from drawing.widgets import label, math
 from lecture.sections.s6_kv_cache import CONTEXT, MODEL  # the section's model, shared with its questions
 from lecture.sections.s6_real import kib
 from narration.narrator import Spoken
@@ -70,81 +68,6 @@ class WhyRawCache(_Scene):
 
         def kv_column(self, i: int, y: float) -> VGroup:  # noqa: D102
             ...
-
-    @staticmethod
-    def pointer_weights() -> tuple[tuple[Token, ...], tuple[int, int], np.ndarray]:
-        """Section 5's stylised words, two queries of its syntax head, and their weights over the prefix.
-
-        The queries are the first verb with a subject and the first preposition after it with a head:
-        each looks back at a different word. Rows are the two queries; columns the words up to the second.
-        """
-        heads = stylized_heads(causal=True)
-        toks = heads.sentence.tokens
-        verb = next(i for i, t in enumerate(toks) if t.pos == "VERB" and t.subject is not None)
-        prep = next(i for i, t in enumerate(toks) if i > verb and t.pos == "PREP" and t.head is not None)
-        return toks, (verb, prep), heads.weights[1][[verb, prep], : prep + 1]
-
-    def pointer_shows(self) -> str:
-        """The audio description of the pointer: where each query's tallest bar stands."""
-        toks, queries, w = self.pointer_weights()
-        first, second = (toks[q].text for q in queries)
-        tops = [toks[int(np.argmax(row))].text for row in w]
-        return f"Section 5's syntax head: bars for {first} peak on {tops[0]}; for {second}, on {tops[1]}."
-
-    def subject_pointer(self) -> VGroup:
-        """Section 5's stylised syntax head: the verb's weights over the words so far, peaked on its subject.
-
-        The panel spans the prefix up to the second query; :meth:`second_query` brings in its words.
-        """
-        toks, (verb, _prep), weights = self.pointer_weights()
-        w = weights[0]
-        pitch = min(1.6, 12.6 / w.size)  # the longest word still clears its neighbours
-        panel = BarPanel(
-            w, width=pitch * w.size, height=2.4, y_range=(0.0, 1.0), show_index=False, stepped=False
-        )
-        cols = VGroup(*(self.kv_column(0, 0.0).scale(1.3) for _ in w))
-        cols.arrange(RIGHT, buff=pitch - cols[0].width)
-        cols.next_to(panel, DOWN, buff=0.15)
-        words = VGroup(
-            *(
-                label(t.text, color=theme.QUERY if i == verb else theme.TEXT).next_to(c, DOWN, buff=0.2)
-                for i, (t, c) in enumerate(zip(toks, cols, strict=False))
-            )
-        )
-        line = min(baseline_of(word) for word in words)  # one baseline: "across" no longer floats
-        for word in words:
-            word.shift((line - baseline_of(word)) * UP)
-        tag = label(f"weights of the query \u201c{toks[verb].text}\u201d", color=theme.WEIGHT)
-        tag.next_to(panel, UP, buff=0.3)
-        note = label("stylised syntax head, section 5", small=True, color=theme.MUTED)
-        return VGroup(tag, panel, cols, words, note.next_to(words, DOWN, buff=0.35)).move_to(
-            [0, (theme.SAFE_TOP + theme.SAFE_BOTTOM) / 2, 0]
-        )
-
-    def show_pointer(self) -> None:
-        """The verb's query peaks on its subject; later a preposition's query peaks on the verb."""
-        toks, (verb, prep), weights = self.pointer_weights()
-        self.pointer = self.subject_pointer()
-        tag, panel, cols, words, note = self.pointer
-        assert isinstance(panel, BarPanel)
-        later = VGroup(*cols[verb + 1 :], *words[verb + 1 :])
-        shown = (tag, panel, VGroup(*cols[: verb + 1]), VGroup(*words[: verb + 1]), note)
-        self.play(*(FadeOut(m) for m in self.mobjects), *(FadeIn(m) for m in shown), run_time=1.5)
-        first_peak = panel.bars[int(np.argmax(weights[0]))]
-        self.when_said("looks back", Circumscribe(first_peak, color=theme.WEIGHT), run_time=1.2)
-        second = label(f"weights of the query \u201c{toks[prep].text}\u201d", color=theme.WEIGHT).move_to(tag)
-        self.until_said(f"then {toks[prep].text}")
-        self.play(
-            FadeIn(later, shift=0.2 * LEFT),
-            panel.animate.set_values(weights[1]),
-            words[verb].animate.set_color(theme.TEXT),
-            words[prep].animate.set_color(theme.QUERY),
-            FadeOut(tag),
-            FadeIn(second),
-            run_time=1.2,
-        )
-        self.pointer = VGroup(second, panel, cols, words, note)  # the tag now on screen names the new query
-        self.when_said("its query arrives", Indicate(words[prep], color=theme.QUERY), run_time=1.2)
 
     def show_kernels(self) -> None:
         """Why, in one picture: softmax's kernel keeps every k, v; then, beside it, linear attention folds."""

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from attnmath.decoder import forward, token_texts
 from attnmath.decoder_probes import DecoderHeads, head_scores, repeated_random_tokens
-from attnmath.decoder_spec import MODEL_FILE
+from attnmath.decoder_spec import MODEL_NAME
 from lecture.section import floats
 
 __all__ = [
@@ -30,7 +30,7 @@ __all__ = [
     "causal_hundredths",
 ]
 
-DECODER_NAME = MODEL_FILE.split(".")[0]
+DECODER_NAME = MODEL_NAME
 """The decoder's name on screen."""
 DECODER_SPOKEN = "Smol L M 2"
 """Its name as the voice says it (the captions show the same words)."""
@@ -69,7 +69,7 @@ class Induction:
     @property
     def n_heads(self) -> int:
         """Every head of the model: layers x query heads."""
-        return int(self.heads.induction.size)
+        return self.heads.n_heads
 
 
 @lru_cache(maxsize=4)
@@ -77,7 +77,7 @@ def induction(length: int, seed: int) -> Induction:
     """``length`` random tokens, twice, through the decoder: the heads that look back and that copy."""
     ids = repeated_random_tokens(length, seed)
     run = forward(ids)
-    heads = head_scores(ids)
+    heads = head_scores(ids, run)
     (pl, ph, _), (il, ih, _) = heads.best_previous, heads.best_induction
     predicted = run.logits[: length - 1].argmax(axis=-1)
     return Induction(

@@ -9,6 +9,7 @@ import numpy as np
 
 from attnmath import (
     KVCache,
+    Sentence,
     causal_mask,
     kv_cache_bytes,
     linear_state_bytes,
@@ -20,12 +21,27 @@ from lecture.questions import Option, Question
 from lecture.section import Figure, Section, floats
 from lecture.sections.s6_real import kib, real_eviction, real_memory, real_sinks
 
-__all__ = ["KVCacheParameters", "SECTION", "MODEL", "CONTEXT", "decode_weights"]
+__all__ = ["KVCacheParameters", "SECTION", "MODEL", "CONTEXT", "RELATIVE_CLAUSE", "decode_weights"]
 
 MODEL = {"n_layers": 32, "n_kv_heads": 32, "head_dim": 128}
 """The section's 7B-class model: full multi-head keys and values, one sequence, fp16."""
 CONTEXT = 4096
 """The section's context length."""
+RELATIVE_CLAUSE = Sentence.from_dict(
+    {
+        "tokens": [
+            {"text": "The", "pos": "DET", "phrase": 0},
+            {"text": "cat", "pos": "NOUN", "phrase": 0},
+            {"text": "that", "pos": "PRON"},
+            {"text": "the", "pos": "DET", "phrase": 1},
+            {"text": "dogs", "pos": "NOUN", "phrase": 1},
+            {"text": "chased", "pos": "VERB", "subject": 4},
+            {"text": "slept", "pos": "VERB", "subject": 1},
+        ]
+    }
+)
+"""The syntax head's hard case: "chased" needs the latest noun, "dogs"; "slept" needs "cat", behind it, so
+no summary that keeps only the latest noun (or any one slot fixed in advance) serves both queries."""
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,9 @@ from pathlib import Path
 import numpy as np
 
 from attnmath.decoder import cache_bytes
-from attnmath.decoder_probes import SINK_SHARE, WindowNll, head_scores, repeated_random_tokens, window_nll
-from attnmath.decoder_spec import D_HEAD, MODEL_FILE, N_HEADS, N_KV_HEADS, N_LAYERS
+from attnmath.decoder_probes import SINK_SHARE, WindowNll, window_nll
+from attnmath.decoder_spec import D_HEAD, MODEL_FILE, MODEL_NAME, N_HEADS, N_KV_HEADS, N_LAYERS
+from lecture.sections.s5_induction import induction
 
 __all__ = [
     "MODEL_NAME",
@@ -44,8 +45,6 @@ __all__ = [
     "kib",
 ]
 
-MODEL_NAME = MODEL_FILE.split(".")[0]
-"""The model's name, as its file names it: ``SmolLM2-135M-Instruct``."""
 WEIGHT_BITS = int(re.search(r"\.Q(\d+)_", MODEL_FILE).group(1))  # type: ignore[union-attr]
 """Bits a weight in the file's quantisation (Q4_1: 4-bit blocks with a scale and a minimum)."""
 
@@ -111,7 +110,7 @@ def real_memory() -> RealMemory:
 @functools.cache
 def real_sinks() -> RealSinks:
     """The sink heads on :func:`attnmath.decoder_probes.repeated_random_tokens` (one run, cached)."""
-    heads = head_scores(repeated_random_tokens(SINK_LENGTH, seed=SINK_SEED))
+    heads = induction(SINK_LENGTH, SINK_SEED).heads  # section 5's default run: the same pass, not rerun
     return RealSinks(share=heads.sink, count=heads.sink_heads, threshold=SINK_SHARE)
 
 

@@ -248,15 +248,27 @@ def flash_rates(frames: Iterable[np.ndarray], fps: float) -> Flashes:
     field = _field_cells(luminance.shape)
     ring = np.zeros((2, window, *luminance.shape), dtype=np.int32)  # each frame's events, the last second
     counts = np.zeros((2, *luminance.shape), dtype=np.int32)  # each cell's transitions in the last second
-    general_rate, red_rate = [], []
+    busy = np.zeros(window, dtype=bool)  # whether each slot of the ring holds any event
+    general_rate, red_rate, previous = [0.0], [0.0], None
     for k, frame in enumerate(itertools.chain([first], stream)):
-        luminance, dark, redness, saturated = _signals(frame)
-        events = np.stack([general.update(luminance, dark), red.update(redness, saturated)]).astype(np.int32)
-        counts += events - ring[:, k % window]
-        ring[:, k % window] = events
+        if frame is previous:  # the same frame again (a hold): every cell keeps its value, so no event
+            events = None
+        else:
+            luminance, dark, redness, saturated = _signals(frame)
+            found = np.stack([general.update(luminance, dark), red.update(redness, saturated)])
+            events = found.astype(np.int32) if found.any() else None
+        previous, slot = frame, k % window
+        if events is None and not busy[slot]:  # nothing enters or leaves the last second
+            general_rate.append(general_rate[-1])
+            red_rate.append(red_rate[-1])
+            continue
+        counts -= ring[:, slot]
+        ring[:, slot] = 0 if events is None else events
+        counts += ring[:, slot]
+        busy[slot] = events is not None
         general_rate.append(_worst_field(counts[0], field) / 2)
         red_rate.append(_worst_field(counts[1], field) / 2)
-    return Flashes(fps, np.array(general_rate), np.array(red_rate))
+    return Flashes(fps, np.array(general_rate[1:]), np.array(red_rate[1:]))
 
 
 _LINEAR = np.where(
@@ -275,9 +287,14 @@ def linear_frames(video: Path) -> tuple[float, Iterable[np.ndarray]]:
     block = max(1, stream.codec_context.width // CELLS_ACROSS)
 
     def frames() -> Iterable[np.ndarray]:
+        """Each frame, shrunk; a frame identical to the one before is yielded as that same array."""
+        raw, shrunk = np.zeros(0, dtype=np.uint8), np.zeros(0)
         with container:
             for frame in container.decode(stream):
-                yield block_means(_LINEAR[frame.to_ndarray(format="rgb24")], block)
+                pixels: np.ndarray = frame.to_ndarray(format="rgb24")
+                if not np.array_equal(pixels, raw):
+                    raw, shrunk = pixels, block_means(_LINEAR.take(pixels), block)
+                yield shrunk
 
     return fps, frames()
 

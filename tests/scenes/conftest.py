@@ -117,6 +117,7 @@ class SceneRun:
         self.role_problems: list[str] = []
         self.checks: list[FrameCheck] = []
         self.readings: list[Any] = []
+        self.sounds: list[tuple[str, float]] = []  # (file, start in s): each voice given to manim to mix
         sampler = SAMPLERS.get(clip.scene)
 
         class Checked(base):  # type: ignore[misc, valid-type]
@@ -133,6 +134,10 @@ class SceneRun:
                     write(frame, num_frames)
 
                 self.renderer.add_frame = add_frame
+
+            def add_sound(self, sound_file: str, time_offset: float = 0, gain: float | None = None, **_):
+                """Noted, not mixed: no test hears a scene run's movie; mixing was a quarter of its time."""
+                run.sounds.append((sound_file, self.renderer.time + time_offset))
 
             def play(self, *args, **kwargs):
                 super().play(*args, **kwargs)

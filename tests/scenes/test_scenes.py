@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -30,6 +31,13 @@ def test_the_picture_moves_at_least_every_six_seconds_of_speech(scene_run):
     scene = scene_run.scene
     held = plan_held(scene_run.duration, scene.moving, [b.to_json() for b in scene.beats])
     assert held == [], [f"{s.beat} {s.start:.1f}-{s.end:.1f} s" for s in held]
+
+
+def test_each_beats_voice_is_handed_to_manim_where_the_beat_speaks(scene_run):
+    """The plain manim CLI mixes the voice (scenes/base.py): every sound file of every beat, at its time."""
+    asked = sorted((Path(f).name, round(t, 2)) for f, t in scene_run.sounds)
+    beats = sorted((Path(f).name, round(t, 2)) for b in scene_run.scene.beats for f, t in b.audio)
+    assert beats and asked == beats
 
 
 def test_text_stays_in_the_safe_area_and_never_overlaps(scene_run):

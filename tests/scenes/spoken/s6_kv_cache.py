@@ -3,7 +3,6 @@ SmolLM2's bytes written out, its sink heads and mean losses recomputed naively (
 
 from __future__ import annotations
 
-from lecture.clips import LECTURE
 from lecture.sections.s6_kv_cache import KVCacheParameters
 from tests import naive_decoder
 
@@ -55,8 +54,6 @@ EXPECTED = {
     "memory-state": memory_state,
     "predict-answer": predict_answer,
     "autoregressive.description": lambda: [str(len(KVCacheParameters().words))] * 2,  # the grid: words, twice
-    # "section 5's stylised head": HeadRouting's section, its place in the lecture (the title is section 0)
-    "subject-pointer.description": lambda: [str([c.scene for c in LECTURE].index("HeadRouting"))],
     "memory-raw.description": lambda: [str(LAYERS), str(HEADS), str(WIDTH)],  # the model's shape, as stated
     "summary.description": summary,
     "memory-state.description": inset_span,
