@@ -66,8 +66,8 @@ class MeasuredCost(_Scene):
         faster.arrange(DOWN, buff=0.1, aligned_edge=LEFT).next_to(axes.get_corner(UL), DR, buff=0.2)
         with self.beat(
             "cost-softmax",
-            "Measured in plain numpy, all N by N weights built, softmax's time grows like N to the "
-            f"{data['softmax_exponent']:.1f};",
+            "Measured in plain numpy, all N by N weights built, softmax's time grows about as N squared, "
+            f"a fitted slope of {data['softmax_exponent']:.1f};",
             shows=f"Log-log time against N, key width {data['d']}: "
             "softmax starts shallow, then climbs steeply.",
         ):
@@ -76,7 +76,7 @@ class MeasuredCost(_Scene):
             self.play(Create(soft[0]), FadeIn(soft[1]), run_time=2.0)
         with self.beat(
             "cost-linear",
-            f"linear attention's like N to the {data['linear_exponent']:.1f}: at about "
+            f"linear attention's about as N, {data['linear_exponent']:.1f}: at about "
             f"{n_last / 1000:.0f} thousand tokens, {speedup:.0f} times faster here, "
             "computing blunter weights.",
             shows="The linear line starts just below, climbs gently; a note warns: blunter weights.",

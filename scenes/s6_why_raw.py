@@ -84,6 +84,13 @@ class WhyRawCache(_Scene):
             self.until_said("no exact finite split")
             self.play(ReplacementTransform(first, eq[0]), FadeIn(eq[1:]), FadeIn(softmax[-1]), run_time=1.0)
         with self.beat(
+            "every-power",
+            "Why? Expand it: every power of q dot k appears, power n splitting into d to the n features, "
+            "so no finite list is exact.",
+            shows="Beneath it, its series term by term, each with its feature count, then dots.",
+        ):
+            self.expand_kernel(softmax[-1])
+        with self.beat(
             "linear-kernel",
             "Linear attention's kernel, phi of q dot phi of k, does split: "
             "its sum folds into a d by d state and a normaliser.",
@@ -121,6 +128,31 @@ class WhyRawCache(_Scene):
             run_time=1.0,
         )
         return VGroup(head, VGroup(panel, cols), eq, note), eq
+
+    def expand_kernel(self, note: Mobject) -> None:
+        """The note gives way to the kernel's series, each power with its features; then the note returns.
+
+        Power n splits into d^n features: the entries of q's n-fold outer product, met by k's.
+        """
+        terms = [r"1", r"+\,\frac{q\cdot k}{\tau}", r"+\,\frac{(q\cdot k)^{2}}{2\tau^{2}}"]
+        terms += [r"+\,\frac{(q\cdot k)^{3}}{6\tau^{3}}", r"+\,\cdots"]
+        series = math(*terms, size=44, colors=QK).move_to(note).shift(0.2 * UP)
+        counts = VGroup(
+            *(
+                label(text, small=True, color=theme.MUTED).next_to(series[k], DOWN, buff=0.12)
+                for k, text in enumerate(("d", "d\u00b2", "d\u00b3"), start=1)
+            )
+        )
+        self.play(FadeOut(note), FadeIn(series[0]), run_time=0.6)
+        self.until_said("every power")
+        for k in range(1, 4):
+            self.play(FadeIn(series[k]), run_time=0.5)
+        self.until_said("power n")
+        self.play(LaggedStart(*(FadeIn(c, shift=0.1 * UP) for c in counts), lag_ratio=0.4), run_time=1.5)
+        self.until_said("no finite")
+        self.play(FadeIn(series[4]), Circumscribe(series[4], color=theme.WARNING), run_time=1.2)
+        self.hold(self.speech_left())
+        self.play(FadeOut(VGroup(series, counts)), FadeIn(note), run_time=0.6)
 
     def linear_column(self) -> tuple[Mobject, Mobject, Mobject, VGroup, Mobject]:
         """The column's head, section 4's split kernel, its state update, a d x d grid, the normaliser."""

@@ -6,7 +6,9 @@ and that one landed on the edge of the limit. A clip's voice needs only its plan
 frames, so this plans the default lecture as the build does (kept under ``media/plans``, where a
 build finds them) and masters each clip's voice at the length the build gives it, measured with
 ffmpeg's meter. Beats are timed in frames, so a quality's tracks depend only on its frame rate:
-each frame rate among the README's qualities is planned once (l 15, m 30, h and k 60).
+each frame rate among the README's qualities is planned once (m 30, h and k 60). At 15 fps (l) the
+scene tests' own low-quality renders (``tests/scenes/conftest.py``) already hold every beat, so that
+rate's tracks are mastered from them, in their xdist group, rather than planned a second time.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ OFFERED = ("l", "m", "h", "k")
 """The qualities the README offers."""
 BY_RATE = {QUALITIES[q].frame_rate: q for q in reversed(OFFERED)}
 """One quality for each frame rate among them (the first named)."""
+LOW_RATE = QUALITIES["l"].frame_rate
+"""The scene tests' renders' rate (15 fps)."""
 
 
 @cache
@@ -47,17 +51,37 @@ def test_the_offered_qualities_have_three_frame_rates():
     assert sorted(BY_RATE) == [15, 30, 60] and QUALITIES["h"].frame_rate == QUALITIES["k"].frame_rate
 
 
-@pytest.mark.parametrize("quality", sorted(BY_RATE.values()))
+def ships(scene: str, record: BeatsRecord, seconds: float, out: Path, quality: str) -> str:
+    """Master ``record`` over ``seconds`` into ``out`` as a build does; its report line, if it ships."""
+    rounds = master_voice(record, seconds, out)
+    assert rounds > 0, f"{scene}: silent at {quality}"
+    loudness, peak = ebur128(decode_audio(out), SAMPLE_RATE)
+    report = f"{scene} at {quality}: {rounds} encoding(s), {loudness:.2f} LUFS, {peak:.2f} dBTP"
+    assert peak <= MAX_TRUE_PEAK, report
+    assert abs(loudness - TARGET_LUFS) <= TOLERANCE_LU, report
+    return report
+
+
+@pytest.mark.parametrize("quality", sorted(q for rate, q in BY_RATE.items() if rate != LOW_RATE))
 def test_every_clips_voice_ships_under_the_ceiling(quality: str, tmp_path: Path):
     timelines, report = planned(quality), []
     assert sorted(timelines) == sorted(c.scene for c in LECTURE)
     for scene, timeline in timelines.items():
         seconds = sum(frames for frames, _ in timeline.animations) / timeline.frame_rate  # as the build
-        out = tmp_path / f"{scene}.m4a"
-        rounds = master_voice(BeatsRecord(scene, timeline.duration, timeline.record), seconds, out)
-        assert rounds > 0, f"{scene}: silent at {quality}"
-        loudness, peak = ebur128(decode_audio(out), SAMPLE_RATE)
-        report.append(f"{scene} at {quality}: {rounds} encoding(s), {loudness:.2f} LUFS, {peak:.2f} dBTP")
-        assert peak <= MAX_TRUE_PEAK, report[-1]
-        assert abs(loudness - TARGET_LUFS) <= TOLERANCE_LU, report[-1]
+        record = BeatsRecord(scene, timeline.duration, timeline.record)
+        report.append(ships(scene, record, seconds, tmp_path / f"{scene}.m4a", quality))
+    print("\n".join(report))
+
+
+@pytest.mark.xdist_group("scene-runs")
+def test_every_clips_voice_ships_under_the_ceiling_at_15_fps(tmp_path: Path):
+    """The l rate from the scene runs: each is the default lecture's scene rendered at 15 fps."""
+    from tests.scenes.conftest import cached_run
+
+    report = []
+    for clip in LECTURE:
+        run = cached_run(clip)
+        assert run.frame_rate == LOW_RATE
+        record = BeatsRecord(clip.scene, run.duration, tuple(run.scene.beats))
+        report.append(ships(clip.scene, record, run.duration, tmp_path / f"{clip.scene}.m4a", "l"))
     print("\n".join(report))

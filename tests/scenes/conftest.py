@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 from manim import MathTex, Mobject, SingleStringMathTex, Text, tempconfig
+from manim import config as manim_config
 
 from drawing import theme
 from drawing.readouts import LabelSwitch, Readout
@@ -152,6 +153,7 @@ class SceneRun:
             self.scene = Checked(skip_animations=not frames)
             self.scene.render()
             self.video = Path(self.scene.renderer.file_writer.movie_file_path) if frames else None
+            self.frame_rate = float(manim_config.frame_rate)
             self.scene.renderer.update_frame(self.scene)
             self.last_frame = np.array(self.scene.renderer.get_frame())[..., :3]
         self.duration = float(self.scene.time)

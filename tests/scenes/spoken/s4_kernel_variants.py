@@ -37,7 +37,13 @@ def exponent(name: str) -> float:
     return float(slope)
 
 
+def cost_softmax() -> list[str]:
+    assert round(exponent("softmax")) == 2  # "about as N squared"
+    return [f"{exponent('softmax'):.1f}"]
+
+
 def cost_linear() -> list[str]:
+    assert round(exponent("linear")) == 1  # "about as N"
     n = COST["n"][-1]
     ratio = COST["softmax_seconds"][-1] / COST["linear_seconds"][-1]
     return [f"{exponent('linear'):.1f}", str(round(n / 1000)), str(round(ratio))]
@@ -112,7 +118,7 @@ def t5_prior() -> list[str]:
 
 EXPECTED = {
     "position-row": lambda: [str(len(weight_profiles(1.0).offsets) - 1)],
-    "cost-softmax": lambda: [f"{exponent('softmax'):.1f}"],
+    "cost-softmax": cost_softmax,
     "cost-linear": cost_linear,
     "content-row.description": content_row,
     "content-linear.description": content_linear,
