@@ -28,7 +28,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from attnmath._validate import FloatArray, check_int
 from attnmath.decoder import DecoderRun, _as_allowed, _as_ids, _run, forward, tokenize, window_mask
-from attnmath.decoder_weights import load_decoder
+from attnmath.decoder_weights import keep_result, kept_result, load_decoder
 
 __all__ = [
     "SINK_SHARE",
@@ -200,12 +200,20 @@ class WindowNll:
 
 
 def window_nll(
-    text: str | ArrayLike, *, window: int = 64, sinks: int = 4, start: int | None = None
+    text: str | ArrayLike,
+    *,
+    window: int = 64,
+    sinks: int = 4,
+    start: int | None = None,
+    use_cache: bool = True,
 ) -> WindowNll:
     """Mean NLL per token of ``text`` under full attention, a sliding window, and sinks plus the window.
 
     Positions stay absolute (see the module). ``start`` (default ``2 * window``) leaves out
-    the first predictions, where the window still holds the first tokens.
+    the first predictions, where the window still holds the first tokens. Three passes over a
+    few hundred tokens take seconds, so with ``use_cache`` the means are kept beside the cached
+    weights (:func:`~attnmath.decoder_weights.keep_result`, keyed by the tokens, the model and the
+    decoder's code) and read back by the next process.
 
     Raises
     ------
@@ -218,8 +226,14 @@ def window_nll(
     start = check_int(2 * window if start is None else start, "start", minimum=0)
     if start >= len(seq) - 1:
         raise ValueError(f"start={start} leaves no prediction in a text of {len(seq)} tokens")
+    inputs = {"ids": seq.tolist(), "window": window, "sinks": sinks, "start": start}
+    kept = kept_result("window-nll", inputs) if use_cache else None
+    if kept is not None and isinstance(kept.get("means"), list) and len(kept["means"]) == 3:
+        return WindowNll(len(seq), window, sinks, start, *map(float, kept["means"]))
     means = [
         float(token_nll(seq, mask)[start:].mean())
         for mask in (None, window_mask(len(seq), window), window_mask(len(seq), window, sinks))
     ]
+    if use_cache:
+        keep_result("window-nll", inputs, {"means": means})
     return WindowNll(len(seq), window, sinks, start, *means)

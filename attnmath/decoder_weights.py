@@ -67,6 +67,8 @@ __all__ = [
     "Decoder",
     "model_path",
     "cache_path",
+    "kept_result",
+    "keep_result",
     "read_decoder",
     "load_decoder",
 ]
@@ -226,6 +228,42 @@ def _read_only(x: Any) -> F32:
     arr = np.ascontiguousarray(x, dtype=np.float32)
     arr.flags.writeable = False
     return arr
+
+
+def _result_path(kind: str, inputs: dict[str, Any]) -> Path:
+    """Where a result computed from the model is kept: keyed by its inputs, the model and the code.
+
+    The code is every ``decoder*.py`` module of attnmath (and its validators), so an edit to how the
+    decoder computes never reads a result the old code kept.
+    """
+    here = Path(__file__).resolve().parent
+    code = hashlib.sha256()
+    for module in sorted([*here.glob("decoder*.py"), here / "_validate.py"]):
+        code.update(module.read_bytes())
+    given = {"kind": kind, "model": MODEL_SHA256, "code": code.hexdigest(), **inputs}
+    key = json.dumps(given, sort_keys=True)
+    digest = hashlib.sha256(key.encode()).hexdigest()[:24]
+    return cache_path(MODEL_SHA256[MODEL_FILE]).parent / "results" / f"{kind}-{digest}.json"
+
+
+def kept_result(kind: str, inputs: dict[str, Any]) -> dict[str, Any] | None:
+    """A result :func:`keep_result` kept for ``kind`` and ``inputs`` (JSON values), or None."""
+    try:
+        data = json.loads(_result_path(kind, inputs).read_text())
+    except (OSError, ValueError):  # not kept yet, or unreadable: computed again
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def keep_result(kind: str, inputs: dict[str, Any], result: dict[str, Any]) -> None:
+    """Keep ``result`` (JSON values) for :func:`kept_result`; an unwritable cache folder is skipped."""
+    path = _result_path(kind, inputs)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with replacing(path) as tmp:
+            tmp.write_text(json.dumps(result))
+    except OSError:
+        pass
 
 
 def _read_cache(path: Path) -> dict[str, Any] | None:

@@ -1,5 +1,6 @@
 """SmolLM2-135M-Instruct in numpy: known continuations, the KV cache, causal rows, a naive head, refusals."""
 
+import json
 import math
 import subprocess
 import sys
@@ -144,9 +145,22 @@ def test_nll_is_the_log_softmax_of_the_logits_and_a_full_window_changes_nothing(
     expected = -log_softmax(run.logits[:-1].astype(np.float64), axis=-1)[np.arange(len(run) - 1), run.ids[1:]]
     np.testing.assert_allclose(token_nll(run.ids), expected, atol=1e-4)
     np.testing.assert_allclose(token_nll(run.ids, window_mask(len(run), len(run))), expected, atol=1e-4)
-    result = window_nll(run.ids, window=4, sinks=1, start=6)
+    result = window_nll(run.ids, window=4, sinks=1, start=6, use_cache=False)
     assert result.full == pytest.approx(expected[6:].mean(), abs=1e-4)
     assert result.perplexities[0] == pytest.approx(math.exp(result.full))
+
+
+def test_kept_means_are_read_back_for_the_same_tokens_only(run, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # an empty cache folder
+    computed = window_nll(run.ids, window=4, sinks=1, start=6)
+    kept = sorted((tmp_path / "attention-lecture" / "results").glob("window-nll-*.json"))
+    assert len(kept) == 1 and computed == window_nll(run.ids, window=4, sinks=1, start=6, use_cache=False)
+    kept[0].write_text(json.dumps({"means": [1.0, 2.0, 3.0]}))  # what is kept is what is read
+    assert (window_nll(run.ids, window=4, sinks=1, start=6).windowed, len(kept)) == (2.0, 1)
+    other = window_nll(run.ids, window=5, sinks=1, start=6)  # other inputs: computed, kept apart
+    assert other.windowed != 2.0 and len(list(kept[0].parent.iterdir())) == 2
+    kept[0].write_text("{half-written")
+    assert window_nll(run.ids, window=4, sinks=1, start=6) == computed
 
 
 def test_the_induction_copy_of_a_repeated_random_sequence(decoder):
