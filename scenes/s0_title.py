@@ -19,6 +19,7 @@ from manim import (
     Indicate,
     LaggedStart,
     Mobject,
+    ReplacementTransform,
     Transform,
     VGroup,
     Write,
@@ -108,11 +109,24 @@ class LectureTitle(LectureScene[TitleParameters]):
             self.show_projections()
         with self.beat(
             "temperature",
-            "The original transformer sets tau to root d k, the entries per key: "
-            "then independent, zero-mean, unit-variance entries give unit-spread scores.",
+            "The original transformer sets tau to root d k, the number of entries in each key.",
             shows=SAID,  # the rule and its gloss are the narration's words; the box only points at tau
         ):
             self.show_temperature()
+        with self.beat(
+            "variance",
+            "A score sums d k products. If entries are independent, with mean zero and variance, the "
+            "squared spread, one, the score's variance is d k.",
+            shows="The projections give way to the score as a sum, and its variance, d k.",
+        ):
+            self.show_score_variance()
+        with self.beat(
+            "scaled",
+            "Dividing by root d k divides that variance by d k: scores of spread one, whatever the key's "
+            "width.",
+            shows=SAID,
+        ):
+            self.show_scaled_variance()
         with self.beat(
             "outline", self.outline_narration(), shows=self.outline_description(), ends_section=True
         ):
@@ -233,10 +247,54 @@ class LectureTitle(LectureScene[TitleParameters]):
         VGroup(rule, gloss).arrange(RIGHT, buff=0.5).next_to(self.origins, DOWN, buff=0.6)
         self.origins.add(rule, gloss)
         self.play(FadeIn(rule, shift=0.2 * UP), run_time=1.2)
-        self.when_said("the entries per key", FadeIn(gloss), run_time=1.0)
-        self.when_said(
-            "unit-spread scores", Circumscribe(self.formula[1], color=theme.TEMPERATURE), run_time=1.5
+        self.when_said("the number of entries", FadeIn(gloss), run_time=1.0)
+        self.when_said("each key", Circumscribe(self.formula[1], color=theme.TEMPERATURE), run_time=1.5)
+
+    def show_score_variance(self) -> None:
+        """The projections leave; the score as a sum of d_k products, its entries' terms, its variance."""
+        size = theme.TITLE_SIZE
+        total = math("q", r"\cdot", "k", r"= \sum_{i=1}^{d_k}", "q_i", "k_i", size=size)
+        terms = (r":\ \text{independent},", r"\ \text{mean } 0,", r"\ \mathrm{Var} = 1")
+        assume = math("q_i", ",", "k_i", *terms)
+        spread = math(r"\mathrm{Var}(", "q", r"\cdot", "k", r") = d_k", size=size)
+        for eq, (query, key) in ((total, (0, 2)), (total, (4, 5)), (assume, (0, 2)), (spread, (1, 3))):
+            eq[query].set_color(theme.QUERY)
+            eq[key].set_color(theme.KEY)
+        rule = self.origins[2:]
+        gloss = label("Var: spread, squared", small=True, color=theme.MUTED)
+        row = VGroup(assume, gloss).arrange(RIGHT, buff=0.4)
+        VGroup(total, row, spread).arrange(DOWN, buff=0.4).move_to(1.0 * DOWN)
+        self.play(FadeOut(self.origins[:2]), rule.animate.move_to(1.1 * UP), run_time=1.0)
+        self.play(FadeIn(total, shift=0.2 * UP), run_time=1.0)
+        self.when_said("If entries", FadeIn(assume[:3], shift=0.2 * UP), run_time=0.8)
+        for said, part in (("independent", 3), ("mean zero", 4), ("and variance", 5)):
+            self.when_said(said, FadeIn(assume[part], shift=0.2 * UP), run_time=0.6)
+        self.when_said("squared spread", FadeIn(gloss, shift=0.2 * LEFT), run_time=1.0)
+        self.until_said("the score's variance")
+        self.play(FadeIn(spread, shift=0.2 * UP), run_time=1.0)
+        self.origins.add(total, row, spread)
+
+    def show_scaled_variance(self) -> None:
+        """The score divided by sqrt(d_k): its variance d_k / d_k, then 1, circled."""
+        spread = self.origins[-1]
+        scaled = math(
+            r"\mathrm{Var}\big(",
+            "q",
+            r"\cdot",
+            "k",
+            r"/\sqrt{d_k}\big) = \frac{d_k}{d_k}",
+            "= 1",
+            size=theme.TITLE_SIZE,
         )
+        scaled[1].set_color(theme.QUERY)
+        scaled[3].set_color(theme.KEY)
+        scaled.move_to(spread)
+        self.play(ReplacementTransform(spread, scaled[:-1]), run_time=1.2)
+        self.origins.remove(spread)
+        self.origins.add(scaled)
+        self.until_said("spread one")
+        self.play(FadeIn(scaled[-1], shift=0.2 * LEFT), run_time=0.8)
+        self.play(Circumscribe(scaled, color=theme.TEMPERATURE), run_time=1.2)
 
     def move_formula_up(self) -> None:
         """The formula's two lines side by side at the top, as the outline will have them."""

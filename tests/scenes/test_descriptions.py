@@ -23,7 +23,7 @@ MAX_WORDS = 15
 words a beat, the descriptions doubled the lecture's length: 15:52 became 32:00)."""
 
 SAID = {
-    "LectureTitle": {"title", "weights", "temperature"},
+    "LectureTitle": {"title", "weights", "temperature", "scaled"},
     "FixedVsQueryWeights": {"title", "overfit", "when-learned-wins", "predict", "predict-options"},
     "KernelRegressionCollapse": {
         "title",

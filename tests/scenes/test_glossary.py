@@ -39,6 +39,7 @@ GLOSSARY = {
     r"attention sink": "HeadRouting.trained-sink",
     r"causal mask": "KVCacheGrowth.autoregressive",
     r"bias": "KernelRegressionCollapse.steps",
+    r"variance": "LectureTitle.variance",
     r"cosine similarity": "KernelVariants.content-row",
     r"(?-i:CLS|C L S)": "HeadRouting.trained-sink",
     r"decoders?": "HeadRouting.decoder",
