@@ -30,6 +30,7 @@ from narration import recordings, voice
 from narration.beats import Description
 from narration.cues import Cue
 from narration.engines import SpeechEngine, engine_for
+from narration.written import written
 
 __all__ = [
     "VOICES",
@@ -185,7 +186,8 @@ def _cue_times(chunks: list[str], speech: list[tuple[float, float]]) -> list[Cue
         length = min(max(until - start, readable), MAX_CUE - CUE_MARGIN)
         if i + 1 < len(speech):
             length = min(length, speech[i + 1][0] - start)  # never under the next cue
-        cues.append(Cue(round(start, 3), round(start, 3) + round(length, 3), wrap_cue(chunk) or chunk))
+        shown = written(chunk)  # the reader sees [CLS] and KL where the voice spells C L S and K L
+        cues.append(Cue(round(start, 3), round(start, 3) + round(length, 3), wrap_cue(shown) or shown))
     return cues
 
 

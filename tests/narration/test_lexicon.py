@@ -18,6 +18,7 @@ import pytest
 
 from narration.lexicon import RESPELLINGS, respell
 from narration.speakable import speakable
+from narration.written import WRITTEN
 from tests.scenes.script_text import script
 
 # the script is read off the scene runs: these tests run on their xdist worker (tests/scenes/script_text.py)
@@ -128,3 +129,16 @@ def test_every_symbol_the_narration_writes_becomes_a_word() -> None:
         for beat in beats:
             for text in map(voiced, said(beat)):
                 assert text.isascii() and not re.search(r"[\\^_{}=<>|]", text), (beat.id, text)
+
+
+def test_captions_write_the_names_the_voice_spells_out():
+    """The voice says "C L S"; the captions show [CLS], as the screen does (narration/written.py)."""
+    found = set()
+    for beats in script().values():
+        for beat in beats:
+            shown = " ".join(" ".join(c.text.split()) for c in beat.cues)
+            for spoken, form in WRITTEN:
+                if re.search(rf"(?<![\w\[]){re.escape(spoken)}(?![\w\]])", beat.text):
+                    assert form in shown and spoken not in shown.replace(form, ""), (beat.id, shown)
+                    found.add(form)
+    assert {"[CLS]", "KL", "W_O", "MiniLM", "SmolLM2", "StreamingLLM"} <= found

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lecture.clips import LECTURE
+from narration.written import written
 from tests.scenes.script_text import expected_numbers, numbers_in, script, slug
 
 # the script is read off the scene runs: these tests run on their xdist worker (tests/scenes/script_text.py)
@@ -33,7 +34,8 @@ def test_every_spoken_number_is_the_computed_value(clip):
         want = expected[slug(beat.id)]() if slug(beat.id) in expected else []
         assert numbers_in(beat.text) == want, f"{beat.id}: {beat.text!r}"
         captions = " ".join(" ".join(cue.text.split()) for cue in beat.cues)
-        assert numbers_in(captions) == want, f"{beat.id} captions: {captions!r}"
+        shown = want if written(beat.text) == beat.text else numbers_in(written(beat.text))  # SmolLM2: no "2"
+        assert numbers_in(captions) == shown, f"{beat.id} captions: {captions!r}"
 
 
 @pytest.mark.parametrize("clip", CLIPS)

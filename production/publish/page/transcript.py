@@ -18,6 +18,7 @@ from typing import Any
 from markupsafe import Markup
 
 from lecture.section import section_heading
+from narration.written import written
 from production.publish.page.mathml import mathml
 
 __all__ = ["transcript_sections"]
@@ -43,7 +44,7 @@ def transcript_sections(manifest: Mapping[str, Any]) -> list[dict[str, Any]]:
                 {
                     "id": beat["id"],
                     "at": clip["start"] + beat["start"],
-                    "text": beat["text"],
+                    "text": written(beat["text"]),  # as the captions write it
                     "picture": picture,
                     "equations": _equations(equations, before),
                 }
