@@ -35,6 +35,7 @@ from lecture.section import Section
 from lecture.settings import Played, SceneSettings
 from narration.beats import Beat, BeatsRecord, Description
 from narration.narrator import BREATH, SECTION_BREATH, NarrationSettings, Narrator, Spoken
+from narration.written import written
 from scenes.live import LiveScene
 from scenes.observer import observer
 from scenes.onscreen import visible_equations
@@ -250,7 +251,7 @@ class LectureScene(LiveScene, Generic[P]):
 
     def seconds_until(self, words: str) -> float:
         """Seconds from now until the current beat's narration says ``words`` (negative once said)."""
-        spoken = self.spoken
+        spoken, words = self.spoken, written(words)  # the cues write what the voice spells: "K L" is "KL"
         found = [(c, t) for c in spoken.cues if words in (t := " ".join(c.text.split()))]
         if not found:
             raise RuntimeError(f"bug in {spoken.beat_id}: its narration never says {words!r}")

@@ -115,15 +115,15 @@ class LectureTitle(LectureScene[TitleParameters]):
             self.show_temperature()
         with self.beat(
             "variance",
-            "A score sums d k products. If entries are independent, with mean zero and variance, the "
-            "squared spread, one, the score's variance is d k.",
+            "A score sums d k products. Independent entries, mean zero, variance one, that is spread "
+            "squared, give each product variance one; summed, d k.",
             shows="The projections give way to the score as a sum, and its variance, d k.",
         ):
             self.show_score_variance()
         with self.beat(
             "scaled",
-            "Dividing by root d k divides that variance by d k: scores of spread one, whatever the key's "
-            "width.",
+            "Dividing by root d k divides that variance by d k: variance one, however wide the keys, so "
+            "wider keys don't sharpen softmax.",
             shows=SAID,
         ):
             self.show_scaled_variance()
@@ -256,23 +256,26 @@ class LectureTitle(LectureScene[TitleParameters]):
         total = math("q", r"\cdot", "k", r"= \sum_{i=1}^{d_k}", "q_i", "k_i", size=size)
         terms = (r":\ \text{independent},", r"\ \text{mean } 0,", r"\ \mathrm{Var} = 1")
         assume = math("q_i", ",", "k_i", *terms)
+        moments = (r") = \mathrm{E}[", "q_i", r"^2]\,\mathrm{E}[", "k_i", "^2] = 1")
+        product = math(r"\mathrm{Var}(", "q_i", "k_i", *moments)
         spread = math(r"\mathrm{Var}(", "q", r"\cdot", "k", r") = d_k", size=size)
-        for eq, (query, key) in ((total, (0, 2)), (total, (4, 5)), (assume, (0, 2)), (spread, (1, 3))):
+        pairs = ((total, (0, 2)), (total, (4, 5)), (assume, (0, 2)), (product, (1, 2)), (product, (4, 6)))
+        for eq, (query, key) in (*pairs, (spread, (1, 3))):
             eq[query].set_color(theme.QUERY)
             eq[key].set_color(theme.KEY)
         rule = self.origins[2:]
         gloss = label("Var: spread, squared", small=True, color=theme.MUTED)
         row = VGroup(assume, gloss).arrange(RIGHT, buff=0.4)
-        VGroup(total, row, spread).arrange(DOWN, buff=0.4).move_to(1.0 * DOWN)
-        self.play(FadeOut(self.origins[:2]), rule.animate.move_to(1.1 * UP), run_time=1.0)
+        VGroup(total, row, product, spread).arrange(DOWN, buff=0.35).move_to(0.95 * DOWN)
+        self.play(FadeOut(self.origins[:2]), rule.animate.move_to(1.5 * UP), run_time=1.0)
         self.play(FadeIn(total, shift=0.2 * UP), run_time=1.0)
-        self.when_said("If entries", FadeIn(assume[:3], shift=0.2 * UP), run_time=0.8)
-        for said, part in (("independent", 3), ("mean zero", 4), ("and variance", 5)):
+        self.when_said("Independent entries", FadeIn(assume[:4], shift=0.2 * UP), run_time=0.8)
+        for said, part in (("mean zero", 4), ("variance one", 5)):
             self.when_said(said, FadeIn(assume[part], shift=0.2 * UP), run_time=0.6)
-        self.when_said("squared spread", FadeIn(gloss, shift=0.2 * LEFT), run_time=1.0)
-        self.until_said("the score's variance")
-        self.play(FadeIn(spread, shift=0.2 * UP), run_time=1.0)
-        self.origins.add(total, row, spread)
+        self.when_said("spread squared", FadeIn(gloss, shift=0.2 * LEFT), run_time=0.8)
+        self.when_said("each product", FadeIn(product, shift=0.2 * UP), run_time=0.8)
+        self.when_said("summed", FadeIn(spread, shift=0.2 * UP), run_time=0.8)
+        self.origins.add(total, row, product, spread)
 
     def show_scaled_variance(self) -> None:
         """The score divided by sqrt(d_k): its variance d_k / d_k, then 1, circled."""
@@ -292,7 +295,7 @@ class LectureTitle(LectureScene[TitleParameters]):
         self.play(ReplacementTransform(spread, scaled[:-1]), run_time=1.2)
         self.origins.remove(spread)
         self.origins.add(scaled)
-        self.until_said("spread one")
+        self.until_said("variance one")
         self.play(FadeIn(scaled[-1], shift=0.2 * LEFT), run_time=0.8)
         self.play(Circumscribe(scaled, color=theme.TEMPERATURE), run_time=1.2)
 

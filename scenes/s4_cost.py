@@ -22,6 +22,7 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
+    Indicate,
     VGroup,
 )
 
@@ -66,18 +67,19 @@ class MeasuredCost(_Scene):
         faster.arrange(DOWN, buff=0.1, aligned_edge=LEFT).next_to(axes.get_corner(UL), DR, buff=0.2)
         with self.beat(
             "cost-softmax",
-            "Measured in plain numpy, all N by N weights built, softmax's time grows about as N squared, "
-            f"a fitted slope of {data['softmax_exponent']:.1f};",
+            "Plain numpy, all N by N weights built. At large N, softmax's time grows about as N squared: "
+            f"on log-log axes, slope {data['softmax_exponent']:.1f};",
             shows=f"Log-log time against N, key width {data['d']}: "
             "softmax starts shallow, then climbs steeply.",
         ):
             self.play(FadeOut(self.leaving), run_time=0.8)
             self.play(Create(frame[0]), FadeIn(frame[1:]), run_time=1.0)
             self.play(Create(soft[0]), FadeIn(soft[1]), run_time=2.0)
+            self.when_said("slope", Indicate(soft[1], color=theme.WEIGHT, scale_factor=1.15), run_time=1.2)
         with self.beat(
             "cost-linear",
-            f"linear attention's about as N, {data['linear_exponent']:.1f}: at about "
-            f"{n_last / 1000:.0f} thousand tokens, {speedup:.0f} times faster here, "
+            f"linear attention's about as N, slope {data['linear_exponent']:.1f}: at about "
+            f"{n_last / 1000:.0f} thousand tokens, {speedup:.0f} times faster on this machine, "
             "computing blunter weights.",
             shows="The linear line starts just below, climbs gently; a note warns: blunter weights.",
         ):

@@ -98,14 +98,14 @@ class KVCacheGrowth(
         self.collapse_uniform_head()
         with self.beat(
             "subject-pointer",
-            "The syntax head is harder. In this clause, chased looks back at dogs, the latest noun; "
-            "slept looks past it, to cat.",
+            "The syntax head is harder to fold: verbs look at subjects. Chased looks back at dogs, the "
+            "latest noun; slept looks past it, to cat.",
             shows=self.pointer_shows(),
         ):
             self.show_pointer()
         with self.beat(
             "no-one-slot",
-            "Keeping only the latest noun misses cat. Which entry a query needs is known only when it "
+            "Keeping only the latest noun misses cat. A query may want any past entry, known only when it "
             "arrives, so every entry stays.",
             shows="A latest-noun slot around dogs is crossed out; every cached column flashes.",
         ):

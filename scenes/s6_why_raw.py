@@ -73,20 +73,20 @@ class WhyRawCache(_Scene):
         """Why, in one picture: softmax's kernel keeps every k, v; then, beside it, linear attention folds."""
         with self.beat(
             "softmax-kernel",
-            "No fixed-size running sum gives every query's exact output: softmax's kernel, "
-            "e to the q dot k over tau, has no exact finite split.",
+            "No fixed-size running sum is exact here: softmax's kernel, e to the q dot k over tau, never "
+            "splits into fixed-size query and key parts.",
             shows="Beneath the cache: the kernel, not equal to f of q dot g of k.",
         ):
             softmax, eq = self.softmax_column()
             self.until_said("softmax's kernel")
             first = eq[0].copy().set_x(eq.get_x())
             self.play(Write(first), run_time=1.0)
-            self.until_said("no exact finite split")
+            self.until_said("never splits")
             self.play(ReplacementTransform(first, eq[0]), FadeIn(eq[1:]), FadeIn(softmax[-1]), run_time=1.0)
         with self.beat(
             "every-power",
-            "Why? Expand it: every power of q dot k appears, power n splitting into d to the n features, "
-            "so no finite list is exact.",
+            "Expanded, every power of q dot k appears; power n brings d to the n features no other power "
+            "supplies: no finite list suffices.",
             shows="Beneath it, its series term by term, each with its feature count, then dots.",
         ):
             self.expand_kernel(softmax[-1])
@@ -136,10 +136,10 @@ class WhyRawCache(_Scene):
         """
         terms = [r"1", r"+\,\frac{q\cdot k}{\tau}", r"+\,\frac{(q\cdot k)^{2}}{2\tau^{2}}"]
         terms += [r"+\,\frac{(q\cdot k)^{3}}{6\tau^{3}}", r"+\,\cdots"]
-        series = math(*terms, size=44, colors=QK).move_to(note).shift(0.2 * UP)
+        series = math(*terms, size=44, colors=QK).move_to(note).shift(0.3 * UP)
         counts = VGroup(
             *(
-                label(text, small=True, color=theme.MUTED).next_to(series[k], DOWN, buff=0.12)
+                label(text, small=True, color=theme.MUTED).next_to(series[k], DOWN, buff=0.06)
                 for k, text in enumerate(("d", "d\u00b2", "d\u00b3"), start=1)
             )
         )

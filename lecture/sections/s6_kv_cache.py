@@ -172,6 +172,7 @@ SECTION = Section(
         r"o_t = \sum_{i \le t} \alpha_i(q_t)\, v_i, \qquad"
         r"\alpha_i(q_t) = \frac{\exp(q_t \cdot k_i / \tau)}{\sum_{j \le t} \exp(q_t \cdot k_j / \tau)}",
         r"\text{KV cache after step } t:\ (k_1, v_1), \dots, (k_t, v_t)",
-        r"S_t = S_{t-1} + \phi(k_t)\, v_t^\top, \qquad o_t = \phi(q_t)^\top S_t",
+        r"S_t = S_{t-1} + \phi(k_t)\, v_t^\top, \quad z_t = z_{t-1} + \phi(k_t), \qquad "
+        r"o_t = \frac{\phi(q_t)^\top S_t}{\phi(q_t)^\top z_t}",
     ),
 )
