@@ -123,7 +123,7 @@ class LectureTitle(LectureScene[TitleParameters]):
         with self.beat(
             "scaled",
             "Dividing by root d k divides that variance by d k: variance one, however wide the keys, so "
-            "wider keys don't sharpen softmax.",
+            "wider keys don't sharpen the weights.",
             shows=SAID,
         ):
             self.show_scaled_variance()
@@ -276,6 +276,7 @@ class LectureTitle(LectureScene[TitleParameters]):
         self.when_said("each product", FadeIn(product, shift=0.2 * UP), run_time=0.8)
         self.when_said("summed", FadeIn(spread, shift=0.2 * UP), run_time=0.8)
         self.origins.add(total, row, product, spread)
+        self.hold(self.speech_left() + 0.4)  # "d k." runs into "Dividing" otherwise: a clear pause between
 
     def show_scaled_variance(self) -> None:
         """The score divided by sqrt(d_k): its variance d_k / d_k, then 1, circled."""

@@ -6,9 +6,8 @@ and that one landed on the edge of the limit. A clip's voice needs only its plan
 frames, so this plans the default lecture as the build does (kept under ``media/plans``, where a
 build finds them) and masters each clip's voice at the length the build gives it, measured with
 ffmpeg's meter. Beats are timed in frames, so a quality's tracks depend only on its frame rate:
-each frame rate among the README's qualities is planned once (m 30, h and k 60). At 15 fps (l) the
-scene tests' own low-quality renders (``tests/scenes/conftest.py``) already hold every beat, so that
-rate's tracks are mastered from them, in their xdist group, rather than planned a second time.
+each frame rate among the README's qualities is planned once (m 30, h and k 60). The 15 fps (l)
+tracks are mastered from the scene runs' beats instead (``tests/scenes/test_voice_at_15_fps.py``).
 """
 
 from __future__ import annotations
@@ -70,18 +69,4 @@ def test_every_clips_voice_ships_under_the_ceiling(quality: str, tmp_path: Path)
         seconds = sum(frames for frames, _ in timeline.animations) / timeline.frame_rate  # as the build
         record = BeatsRecord(scene, timeline.duration, timeline.record)
         report.append(ships(scene, record, seconds, tmp_path / f"{scene}.m4a", quality))
-    print("\n".join(report))
-
-
-@pytest.mark.xdist_group("scene-runs")
-def test_every_clips_voice_ships_under_the_ceiling_at_15_fps(tmp_path: Path):
-    """The l rate from the scene runs: each is the default lecture's scene rendered at 15 fps."""
-    from tests.scenes.conftest import cached_run
-
-    report = []
-    for clip in LECTURE:
-        run = cached_run(clip)
-        assert run.frame_rate == LOW_RATE
-        record = BeatsRecord(clip.scene, run.duration, tuple(run.scene.beats))
-        report.append(ships(clip.scene, record, run.duration, tmp_path / f"{clip.scene}.m4a", "l"))
     print("\n".join(report))
