@@ -54,6 +54,7 @@ from manim.renderer.cairo_renderer import CairoRenderer
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
 from atomic_files import write_bytes
+from atomic_files.shared import MOBJECTS
 
 __all__ = [
     "WRITTEN_FOR",
@@ -184,6 +185,7 @@ def _store(path: Path, mob: SVGMobject) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_bytes(path, pickle.dumps(mob.copy(), protocol=pickle.HIGHEST_PROTOCOL))
+        MOBJECTS.put(path)
     except OSError:
         pass  # a read-only cache only costs the next render a parse
 
@@ -191,6 +193,8 @@ def _store(path: Path, mob: SVGMobject) -> None:
 def init_from_disk(self: SVGMobject, use_svg_cache: bool) -> SVGMobject:
     """Manim's ``init_svg_mobject``, with the parsed submobjects read from and kept on disk."""
     path = cached_svg_path(self)  # also for Text, which skips manim's dictionary: the key is the SVG
+    if path is not None and not path.is_file():
+        MOBJECTS.get(path.name, path.parent)  # parsed before for another media folder
     mob = _load(path) if path is not None else None
     if mob is None:
         # Parsed, not copied from manim's in-memory map: a copy from there keeps the parent's

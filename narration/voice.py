@@ -17,6 +17,7 @@ import numpy as np
 from scipy.io import wavfile
 
 from atomic_files import replacing
+from atomic_files.shared import VOICE
 from narration.engines import LEAD, PIPER_ENGINE, TAIL, SpeechEngine, VoiceError
 from narration.recordings import frame_energy
 from narration.speakable import speakable
@@ -61,7 +62,8 @@ def synthesise(text: str, cache_dir: Path, engine: SpeechEngine = PIPER_ENGINE) 
     Returns
     -------
     Path
-        ``cache_dir / "<sha256 of engine.key() and text>.wav"``; an existing file is returned as is.
+        ``cache_dir / "<sha256 of engine.key() and text>.wav"``; an existing file is returned as is,
+        and one spoken before for another folder is copied from :data:`atomic_files.shared.VOICE`.
 
     Raises
     ------
@@ -76,8 +78,9 @@ def synthesise(text: str, cache_dir: Path, engine: SpeechEngine = PIPER_ENGINE) 
     cache_dir = Path(cache_dir)
     cache_dir.mkdir(parents=True, exist_ok=True)
     target = cache_dir / f"{_key(text, engine)}.wav"
-    if target.is_file():
+    if target.is_file() or VOICE.get(target.name, cache_dir) is not None:
         return target
     sr, samples = engine.speak(spoken, cache_dir)
     _write_wav_atomic(target, sr, _trim(samples, sr))
+    VOICE.put(target)
     return target

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Generic, TypeVar, cast, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, get_args, get_origin
 
 from manim import (
     DOWN,
@@ -40,7 +40,7 @@ from scenes.live import LiveScene
 from scenes.observer import observer
 from scenes.onscreen import visible_equations
 
-__all__ = ["LectureScene", "SAID", "Said"]
+__all__ = ["LectureScene", "Mixin", "SAID", "Said"]
 
 
 class Said:
@@ -355,3 +355,19 @@ class LectureScene(LiveScene, Generic[P]):
         next_slide = getattr(self, "next_slide", None)
         if callable(next_slide):
             next_slide(notes=notes)
+
+
+if TYPE_CHECKING:
+    Mixin = LectureScene
+else:
+
+    class _MixinBase:
+        """``Mixin[P]`` is ``object`` at run time: a mixin adds methods, and the scene is the LectureScene."""
+
+        def __getitem__(self, _params: object) -> type:
+            return object
+
+    Mixin = _MixinBase()
+"""The base of a scene's mixin (``class Figures(Mixin[Params])``): to mypy the ``LectureScene[Params]``
+it is mixed into, so its methods may use the scene's; at run time nothing, so the scene's own bases
+stay in charge of its method order."""

@@ -33,6 +33,8 @@ from drawing.plots import axis_labels, curve, quiet_axes, scatter
 from drawing.pointing import in_turn
 from drawing.stage import aim, regroup
 from drawing.widgets import BarPanel, label, math
+from lecture.sections.s1_fixed_vs_query import FixedVsQueryParameters
+from scenes.base import Mixin
 
 __all__ = ["MethodFigures", "BIG", "PAIR", "THUMBS", "Y_RANGE", "Place"]
 
@@ -57,16 +59,7 @@ RULE_ROLES = {"w_i": theme.WEIGHT, "q": theme.QUERY}
 """The rules' weights and query in their roles' colours (no other q in them)."""
 
 
-if TYPE_CHECKING:
-    from lecture.sections.s1_fixed_vs_query import FixedVsQueryParameters
-    from scenes.base import LectureScene
-
-    _Scene = LectureScene[FixedVsQueryParameters]
-else:
-    _Scene = object
-
-
-class MethodFigures(_Scene):
+class MethodFigures(Mixin[FixedVsQueryParameters]):
     """Mixin for section 1's scene: the three methods' figures, their places and their words."""
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in

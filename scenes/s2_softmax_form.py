@@ -33,7 +33,8 @@ from drawing import theme
 from drawing.pointing import in_turn
 from drawing.readouts import LabelSwitch
 from drawing.widgets import BarPanel, math
-from scenes.base import SAID
+from lecture.sections.s2_kernel_regression import KernelRegressionParameters
+from scenes.base import SAID, Mixin
 
 __all__ = ["SoftmaxForm", "RIGHT_X", "ROLE_TEX", "SHOWN_WEIGHT"]
 
@@ -43,16 +44,7 @@ SHOWN_WEIGHT = 0.01  # a weight bar lower than this is too thin to see
 ROLE_TEX = {"y_i": theme.VALUE, "x_i": theme.KEY, "x_j": theme.KEY, "q": theme.QUERY, "w_i": theme.WEIGHT}
 
 
-if TYPE_CHECKING:
-    from lecture.sections.s2_kernel_regression import KernelRegressionParameters
-    from scenes.base import LectureScene
-
-    _Scene = LectureScene[KernelRegressionParameters]
-else:
-    _Scene = object
-
-
-class SoftmaxForm(_Scene):
+class SoftmaxForm(Mixin[KernelRegressionParameters]):
     """Mixin for section 2's scene: the three beats that rewrite the kernel's weights as a softmax."""
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in

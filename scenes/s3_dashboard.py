@@ -28,6 +28,8 @@ from drawing import theme
 from drawing.readouts import LabelSwitch, Readout
 from drawing.steps import EquationSteps
 from drawing.widgets import BarPanel, LogSlider, fit_width, label, math
+from lecture.sections.s3_softmax_temperature import TemperatureParameters
+from scenes.base import Mixin
 from scenes.s3_derivation import ROLE_TEX
 
 __all__ = ["Dashboard", "OBJECTIVE_Y", "PANEL_WIDTH", "PANEL_HEIGHT", "REGIME_TEXT"]
@@ -44,16 +46,7 @@ REGIME_TEXT = {
 }
 
 
-if TYPE_CHECKING:
-    from lecture.sections.s3_softmax_temperature import TemperatureParameters
-    from scenes.base import LectureScene
-
-    _Scene = LectureScene[TemperatureParameters]
-else:
-    _Scene = object
-
-
-class Dashboard(_Scene):
+class Dashboard(Mixin[TemperatureParameters]):
     """Mixin for section 3's scene: the weights, slider and readouts, redrawn live at the slider's tau."""
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in

@@ -31,17 +31,14 @@ from drawing.plots import EntropyPlot
 from drawing.simplex import SimplexPicture
 from drawing.steps import EquationSteps, Mark
 from drawing.widgets import math
-from scenes.base import SAID
+from lecture.sections.s3_softmax_temperature import TemperatureParameters
+from scenes.base import SAID, Mixin
 
 __all__ = ["SoftmaxDerivation", "ROLE_TEX", "STEPS"]
 
 if TYPE_CHECKING:
     from drawing.widgets import BarPanel
-    from scenes.base import LectureScene
 
-    _Scene = LectureScene
-else:
-    _Scene = object
 
 ROLE_TEX = {"s_i": theme.SCORE, "a_i": theme.WEIGHT, "r_i": theme.PRIOR}
 # The derivation: the step being explained large and centred, the step before it small above.
@@ -108,7 +105,7 @@ CHAIN_NOTES = (
 CHAIN_SIZE = theme.LABEL_SIZE  # the chain's every line still reads at 640 pixels
 
 
-class SoftmaxDerivation(_Scene):
+class SoftmaxDerivation(Mixin[TemperatureParameters]):
     """Mixin: the derivation's beats, on ``self.steps``, with the scores ``self.s``."""
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in

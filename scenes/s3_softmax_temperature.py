@@ -154,9 +154,7 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
         readouts = {"argmax": (3, 4), "intermediate": (1, 2), "uniform": ()}
         for slug, tau, seconds in self.stops:
             if slug == "uniform":  # the viewer predicts the hot limit, and the answer sweeps there
-                self.pause_and_predict(
-                    self.question(), self.heat_up, shows=shows["heat-up"]
-                )
+                self.pause_and_predict(self.question(), self.heat_up, shows=shows["heat-up"])
             with self.beat(slug, narration[slug], shows=shows[slug]):
                 if readouts[slug]:
                     self.reveal(*readouts[slug])

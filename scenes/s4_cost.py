@@ -29,6 +29,8 @@ from manim import (
 from drawing import theme
 from drawing.plots import axis_labels, curve, quiet_axes, to_scene
 from drawing.widgets import label, math
+from lecture.sections.s4_kernel_variants import KernelVariantsParameters
+from scenes.base import Mixin
 
 __all__ = ["MeasuredCost", "COST_DATA"]
 
@@ -37,16 +39,7 @@ COST_DATA = Path(__file__).resolve().parent / "data" / "attention_cost.json"
 DECADES = {-4: "0.1 ms", -2: "10 ms", 0: "1 s", 2: "100 s"}  # every other decade: ticks that read at 30
 
 
-if TYPE_CHECKING:
-    from lecture.sections.s4_kernel_variants import KernelVariantsParameters
-    from scenes.base import LectureScene
-
-    _Scene = LectureScene[KernelVariantsParameters]
-else:
-    _Scene = object
-
-
-class MeasuredCost(_Scene):
+class MeasuredCost(Mixin[KernelVariantsParameters]):
     """Mixin for section 4's scene: the two beats of the log-log timing plot."""
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in

@@ -32,6 +32,8 @@ from manim import (
 from drawing import theme
 from drawing.blocks import matrix_block
 from drawing.widgets import label, math
+from lecture.sections.s4_kernel_variants import KernelVariantsParameters
+from scenes.base import Mixin
 
 __all__ = ["LinearAttention", "window_band"]
 
@@ -53,16 +55,7 @@ def window_band(box: Mobject, share: float) -> Polygon:
     return band.set_z_index(-1)  # under the block's name
 
 
-if TYPE_CHECKING:
-    from lecture.sections.s4_kernel_variants import KernelVariantsParameters
-    from scenes.base import LectureScene
-
-    _Scene = LectureScene[KernelVariantsParameters]
-else:
-    _Scene = object
-
-
-class LinearAttention(_Scene):
+class LinearAttention(Mixin[KernelVariantsParameters]):
     """Mixin for section 4's scene: the three beats on linear attention's cost and its regrouping."""
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in

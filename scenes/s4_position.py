@@ -32,24 +32,16 @@ from attnmath import (
 )
 from drawing import theme
 from drawing.widgets import BarPanel, label, math
+from lecture.sections.s4_kernel_variants import KernelVariantsParameters
 from narration.narrator import Spoken
-from scenes.base import SAID
+from scenes.base import SAID, Mixin
 
 __all__ = ["PositionPrior"]
 
 ROLE_TEX = {"r_i": theme.PRIOR, "s_i": theme.SCORE, "a_i": theme.WEIGHT, "b_i": theme.PRIOR}
 
 
-if TYPE_CHECKING:
-    from lecture.sections.s4_kernel_variants import KernelVariantsParameters
-    from scenes.base import LectureScene
-
-    _Scene = LectureScene[KernelVariantsParameters]
-else:
-    _Scene = object
-
-
-class PositionPrior(_Scene):
+class PositionPrior(Mixin[KernelVariantsParameters]):
     """Mixin for section 4's scene: the prior beats (ALiBi, the KL form, T5) and the question's answer."""
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in

@@ -9,8 +9,6 @@ all four side by side. Mixed into section 4's scene.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 from manim import (
     LEFT,
@@ -43,7 +41,8 @@ from drawing import theme
 from drawing.plots import axis_labels, curve, quiet_axes, redraw_curve, to_scene
 from drawing.readouts import Readout
 from drawing.widgets import BarPanel, LogSlider, label
-from scenes.base import SAID
+from lecture.sections.s4_kernel_variants import KernelVariantsParameters
+from scenes.base import SAID, Mixin
 
 __all__ = ["ProfilePanels", "POSITION_STEPS", "peak_scaled"]
 
@@ -80,16 +79,7 @@ def corner_axes(x_span: float, y_top: float, x: float, y: float) -> Axes:
     return quiet_axes((0.0, x_span), (0.0, y_top), width=PANEL_W, height=PANEL_H).move_to([x, y, 0])
 
 
-if TYPE_CHECKING:
-    from lecture.sections.s4_kernel_variants import KernelVariantsParameters
-    from scenes.base import LectureScene
-
-    _Scene = LectureScene[KernelVariantsParameters]
-else:
-    _Scene = object
-
-
-class ProfilePanels(_Scene):
+class ProfilePanels(Mixin[KernelVariantsParameters]):
     """Mixin for section 4's scene: the content and position panels, their beats and descriptions."""
 
     # --- profiles -------------------------------------------------------------

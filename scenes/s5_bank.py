@@ -30,19 +30,13 @@ from attnmath import LOAN_SENTENCE, RIVER_SENTENCE, ContextPull, context_pull
 from drawing import theme
 from drawing.arcs import mix_arcs, on_baseline
 from drawing.widgets import label
+from lecture.sections.s5_multihead import HeadRoutingParameters
+from scenes.base import Mixin
 
 __all__ = ["BankPayoff"]
 
-if TYPE_CHECKING:
-    from lecture.sections.s5_multihead import HeadRoutingParameters
-    from scenes.base import LectureScene
 
-    _Scene = LectureScene[HeadRoutingParameters]
-else:
-    _Scene = object
-
-
-class BankPayoff(_Scene):
+class BankPayoff(Mixin[HeadRoutingParameters]):
     """Mixin for section 5's scene: the bank beats, between the measured sink and the unmatched patterns."""
 
     if TYPE_CHECKING:  # kept by the trained-encoder beats (scenes.s5_trained)

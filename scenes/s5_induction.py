@@ -36,6 +36,8 @@ from drawing.text import label
 from drawing.tiles import HeadTiles
 from lecture.parameters import ConfigError
 from lecture.sections.s5_induction import DECODER_NAME, DECODER_SPOKEN, Induction, induction
+from lecture.sections.s5_multihead import HeadRoutingParameters
+from scenes.base import Mixin
 
 __all__ = ["DecoderInduction", "percent"]
 
@@ -70,16 +72,7 @@ def flow(chips: list[VGroup], left: float, top: float, width: float) -> float:
     return y - LINE_PITCH
 
 
-if TYPE_CHECKING:
-    from lecture.sections.s5_multihead import HeadRoutingParameters
-    from scenes.base import LectureScene
-
-    _Scene = LectureScene[HeadRoutingParameters]
-else:
-    _Scene = object
-
-
-class DecoderInduction(_Scene):
+class DecoderInduction(Mixin[HeadRoutingParameters]):
     """Mixin for section 5's scene: six beats on a trained decoder's previous-token and induction heads."""
 
     if TYPE_CHECKING:  # kept by the trained-encoder beats before these (scenes.s5_trained)

@@ -85,15 +85,6 @@ class ModelView:
     caveat: Mobject
 
 
-if TYPE_CHECKING:
-    from lecture.sections.s5_multihead import HeadRoutingParameters
-    from scenes.base import LectureScene
-
-    _Scene = LectureScene[HeadRoutingParameters]
-else:
-    _Scene = object
-
-
 class TrainedHeads(BankPayoff):
     """Mixin for section 5's scene: four beats that set measured heads beside the stylised ones."""
 

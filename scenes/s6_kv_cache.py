@@ -56,9 +56,7 @@ def as_text(words: Sequence[str]) -> str:
     return re.sub(r" (?=[.,;:!?])", "", " ".join(words))
 
 
-class KVCacheGrowth(
-    RealDecoder, SyntaxPointer, WhyRawCache, DecodingCaches, LectureScene[KVCacheParameters]
-):
+class KVCacheGrowth(RealDecoder, SyntaxPointer, WhyRawCache, DecodingCaches, LectureScene[KVCacheParameters]):
     """Decode token by token: a uniform head folds into a running sum; pointer heads need the raw cache."""
 
     def construct(self) -> None:

@@ -31,6 +31,8 @@ from attnmath import (
 from drawing import theme
 from drawing.flow import baseline_of, flow_words
 from drawing.widgets import label
+from lecture.sections.s6_kv_cache import KVCacheParameters
+from scenes.base import Mixin
 
 __all__ = ["CausalMask", "fit_word"]
 
@@ -44,16 +46,7 @@ def fit_word(word: str, width: float, color: str) -> Text:
     return mob
 
 
-if TYPE_CHECKING:
-    from lecture.sections.s6_kv_cache import KVCacheParameters
-    from scenes.base import LectureScene
-
-    _Scene = LectureScene[KVCacheParameters]
-else:
-    _Scene = object
-
-
-class CausalMask(_Scene):
+class CausalMask(Mixin[KVCacheParameters]):
     """Mixin for section 6's scene: the autoregressive step and the causal mask's grid."""
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in

@@ -29,19 +29,13 @@ from attnmath import Token, stylized_heads
 from drawing import theme
 from drawing.flow import baseline_of
 from drawing.widgets import BarPanel, label
-from lecture.sections.s6_kv_cache import RELATIVE_CLAUSE
+from lecture.sections.s6_kv_cache import RELATIVE_CLAUSE, KVCacheParameters
+from scenes.base import Mixin
 
 __all__ = ["SyntaxPointer"]
 
-if TYPE_CHECKING:
-    from scenes.base import LectureScene
 
-    _Scene = LectureScene
-else:
-    _Scene = object
-
-
-class SyntaxPointer(_Scene):
+class SyntaxPointer(Mixin[KVCacheParameters]):
     """The beats that show a syntax head's query pointing where no fixed summary can keep."""
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in

@@ -11,7 +11,6 @@ Mixed into section 6's scene (:mod:`scenes.s6_kv_cache`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 from manim import (
@@ -39,6 +38,7 @@ from drawing import theme
 from drawing.plots import axis_labels, quiet_axes, to_scene
 from drawing.widgets import label
 from lecture.sections.s5_induction import DECODER_SPOKEN
+from lecture.sections.s6_kv_cache import KVCacheParameters
 from lecture.sections.s6_real import (
     MODEL_NAME,
     SINK_LENGTH,
@@ -48,6 +48,7 @@ from lecture.sections.s6_real import (
     real_memory,
     real_sinks,
 )
+from scenes.base import Mixin
 from scenes.s6_why_raw import MODEL, per_token_product
 
 __all__ = ["RealDecoder", "perplexity", "nats"]
@@ -68,15 +69,7 @@ def nats(nll: float) -> str:
     return f"{nll:.2f}"
 
 
-if TYPE_CHECKING:
-    from scenes.base import LectureScene
-
-    _Scene = LectureScene
-else:
-    _Scene = object
-
-
-class RealDecoder(_Scene):
+class RealDecoder(Mixin[KVCacheParameters]):
     """The beats that ask section 6's questions of a real trained decoder."""
 
     def show_real_decoder(self) -> None:

@@ -37,9 +37,14 @@ from attnmath import kv_cache_bytes, linear_state_bytes, raw_cache_overtakes
 from drawing import theme
 from drawing.plots import axis_labels, curve, quiet_axes, to_scene
 from drawing.widgets import label, math
-from lecture.sections.s6_kv_cache import CONTEXT, MODEL  # the section's model, shared with its questions
+from lecture.sections.s6_kv_cache import (  # the section's model, shared with its questions
+    CONTEXT,
+    MODEL,
+    KVCacheParameters,
+)
 from lecture.sections.s6_real import kib
 from narration.narrator import Spoken
+from scenes.base import Mixin
 
 __all__ = ["WhyRawCache", "MODEL", "CONTEXT", "per_token_product"]
 
@@ -51,15 +56,7 @@ FP16_BYTES = 2  # half precision: the model line's "fp16"
 COLUMN_X = (theme.SAFE_RIGHT + 0.2) / 2  # the two kernel columns' centres, at -x and x: each inside its half
 
 
-if TYPE_CHECKING:
-    from scenes.base import LectureScene
-
-    _Scene = LectureScene
-else:
-    _Scene = object
-
-
-class WhyRawCache(_Scene):
+class WhyRawCache(Mixin[KVCacheParameters]):
     """The beats that explain why softmax's cache keeps raw keys and values."""
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in
@@ -291,9 +288,7 @@ class WhyRawCache(_Scene):
         count = label(f"{cross}", small=True).next_to(dot, DOWN + RIGHT, buff=0.08)  # the raw line is above
         return VGroup(card, axes, ticks), lines, VGroup(dot, count)
 
-    def memory_plot(
-        self, context: int = CONTEXT, top: float = MEMORY_TOP
-    ) -> tuple[VGroup, VGroup, VGroup]:
+    def memory_plot(self, context: int = CONTEXT, top: float = MEMORY_TOP) -> tuple[VGroup, VGroup, VGroup]:
         """The memory chart to ``context`` tokens: axes and titles; raw line and tag; state line and tag."""
         tokens = np.arange(0, context + 1, 64)
         gib = np.array([kv_cache_bytes(**MODEL, seq_len=int(n)) for n in tokens]) / 2**30

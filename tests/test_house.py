@@ -127,4 +127,3 @@ def test_a_scene_is_named_only_in_its_own_module_and_its_section():
         name = re.compile(rf"\b{section.scene}\b")
         named = sorted(path for path, text in sources.items() if name.search(text))
         assert set(named) <= own, f"{section.scene} is named outside its scene and its section: {named}"
-

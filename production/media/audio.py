@@ -51,9 +51,9 @@ oversampling can miss about 0.2 dB between its points on sharp broadband bursts,
 ebur128 reads such bursts up to 0.35 dB above a near-ideal interpolator."""
 MAX_ROUNDS = 12
 OVERSAMPLING = 4
+"""True peak is read at 4x, as BS.1770-4 asks at 48 kHz."""
 ENVELOPE_BLOCK = 1 << 18
 """Samples per block of the true-peak envelope (long FFTs over a whole lecture are slower per sample)."""
-"""True peak is read at 4x, as BS.1770-4 asks at 48 kHz."""
 _INTERPOLATOR = firwin(2 * 32 * OVERSAMPLING + 1, 1 / OVERSAMPLING, window=("kaiser", 5.0))
 """Flat within 0.01 dB to 22 kHz at 48 kHz (BS.1770's 48-tap example rolls off from about 20 kHz)."""
 

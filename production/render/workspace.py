@@ -4,7 +4,8 @@ Manim writes its TeX and text caches in place, so renders running side by side
 each typeset into copies (:func:`cache_view`) and add what they made to the
 shared caches afterwards, renamed into place (:func:`keep_new_cache_files`). A
 worker that does not see the build's caches keeps its own
-(:data:`WORKER_CACHE`).
+(:data:`WORKER_CACHE`). TeX and text typeset for any media folder on this machine
+are shared too (:data:`atomic_files.shared.TYPESET`): a view starts with it, and adds to it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from atomic_files import copy_file
+from atomic_files.shared import TYPESET
 
 __all__ = ["CACHE_KINDS", "WORKER_CACHE", "work_folder", "cache_view", "keep_new_cache_files"]
 
@@ -54,6 +56,11 @@ def cache_view(shared: Path, work: Path) -> Path:
             for f in (shared / kind).iterdir():
                 if f.is_file() and not f.name.endswith("_.svg") and not f.name.startswith("."):
                     shutil.copyfile(f, view / kind / f.name)
+    for (
+        kind,
+        shared_files,
+    ) in TYPESET.items():  # typeset before for another media folder (atomic_files.shared)
+        shared_files.fill(view / kind)
     return view
 
 
@@ -66,5 +73,7 @@ def keep_new_cache_files(view: Path, shared: Path) -> None:
                 target = shared / kind / f.name
                 if f.is_file() and not f.name.endswith("_.svg") and not target.exists():
                     copy_file(f, target)
+        for kind, shared_files in TYPESET.items():
+            shared_files.add(view / kind)
     except OSError:
         pass  # a read-only cache only costs the next render a LaTeX run

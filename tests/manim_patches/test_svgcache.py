@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from manim import MathTex, Text, tempconfig
 from manim.mobject.svg.svg_mobject import SVGMobject
 
 import manim_patches
+
+
+@pytest.fixture(autouse=True)
+def own_store(monkeypatch, tmp_path):
+    """The machine's shared parses (atomic_files.shared) in the test's own folder."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
 
 
 def _points(mob) -> list[np.ndarray]:
@@ -63,3 +70,19 @@ def test_the_cache_sits_beside_the_resolved_text_folder(tmp_path) -> None:
     with tempconfig({"media_dir": str(tmp_path / "media")}):
         path = manim_patches.cached_svg_path(Text("where"))
     assert path is not None and path.parent == tmp_path / "media" / manim_patches.SVG_FOLDER
+
+
+def test_a_parse_kept_for_one_media_folder_serves_another(tmp_path, monkeypatch) -> None:
+    from atomic_files.shared import TEXTS
+
+    first = _build(tmp_path / "one", original=False)
+    TEXTS.add(tmp_path / "one" / "texts")  # as a build shares what it drew
+    TEXTS.fill(tmp_path / "two" / "texts")  # and the next build's caches start with it
+    parses: list[object] = []
+    parse = manim_patches.MANIM_INIT_SVG
+    monkeypatch.setattr(
+        manim_patches, "MANIM_INIT_SVG", lambda mob, cache: parses.append(mob) or parse(mob, cache)
+    )
+    second = _build(tmp_path / "two", original=False)  # its own empty caches
+    assert parses == [] and len(list((tmp_path / "two" / manim_patches.SVG_FOLDER).glob("*.pickle"))) >= 2
+    assert _digest(first) == _digest(second)

@@ -63,7 +63,5 @@ def test_a_ceiling_that_does_not_move_the_decoded_peak_gives_way_to_a_trim():
     assert np.allclose(levels.source()[heard] / levels.normalised[heard], 10 ** (-0.101 / 20))
     assert levels.lower(peak=-1.2, step=0.2)  # after a trim the ceiling is tried again, loudness kept
     assert levels.ceiling == pytest.approx(first - 0.301) and levels.trim == pytest.approx(0.101)
-    assert not levels.lower(
-        peak=-1.25, step=0.35
-    )  # moved by under half: a trim too deep
+    assert not levels.lower(peak=-1.25, step=0.35)  # moved by under half: a trim too deep
     assert levels.trim > MAX_TRIM_DB

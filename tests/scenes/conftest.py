@@ -14,6 +14,7 @@ import pytest
 from manim import MathTex, Mobject, SingleStringMathTex, Text, tempconfig
 from manim import config as manim_config
 
+from atomic_files.shared import TYPESET
 from drawing import theme
 from drawing.readouts import LabelSwitch, Readout
 from lecture.clips import LECTURE
@@ -150,8 +151,13 @@ class SceneRun:
         Checked.__name__ = clip.scene
         config = {"disable_caching": True, "quality": "low_quality", "media_dir": str(media_dir)}
         with tempconfig({**config, "dry_run": not frames, "progress_bar": "none", "verbosity": "ERROR"}):
+            caches = {kind: Path(manim_config.get_dir(key)) for kind, key in CACHE_DIRS.items()}
+            for kind, folder in caches.items():  # typeset before, for any media folder (as a build does)
+                TYPESET[kind].fill(folder)
             self.scene = Checked(skip_animations=not frames)
             self.scene.render()
+            for kind, folder in caches.items():
+                TYPESET[kind].add(folder)
             self.video = Path(self.scene.renderer.file_writer.movie_file_path) if frames else None
             self.frame_rate = float(manim_config.frame_rate)
             self.scene.renderer.update_frame(self.scene)
@@ -166,6 +172,8 @@ class SceneRun:
             self.readings.append(reading)
 
 
+CACHE_DIRS = {"Tex": "tex_dir", "texts": "text_dir"}
+"""manim's setting for the folder of each shared kind (atomic_files.shared.TYPESET)."""
 AUDIT_EVERY = 0.5
 """Seconds of video between audited frames."""
 SAMPLERS = {"TemperatureSweep": sweep_reading}
