@@ -13,7 +13,7 @@ from attnmath.attention import (
     linear_attention_weights,
 )
 from attnmath.context import LOAN_SENTENCE, RIVER_SENTENCE, ContextPull, context_pull
-from attnmath.datasets import noisy_sine
+from attnmath.datasets import noisy_sine, sine
 from attnmath.encoder import (
     MAX_TOKENS,
     MODEL_SHA256,
@@ -146,6 +146,7 @@ __all__ = [
     "position_features",
     "weight_parameters",
     "noisy_sine",
+    "sine",
     "attention",
     "AttentionResult",
     "linear_attention",

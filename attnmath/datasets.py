@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from attnmath._validate import FloatArray, check_int
 
@@ -47,4 +48,13 @@ def noisy_sine(
         raise ValueError(f"low must be below high, got {low} and {high}")
     rng = np.random.default_rng(seed)
     x = np.sort(rng.uniform(low, high, n))
-    return x, np.sin(2 * np.pi * x) + noise * rng.normal(size=n)
+    return x, sine(x) + noise * rng.normal(size=n)
+
+
+def sine(x: ArrayLike) -> FloatArray:
+    r"""The curve :func:`noisy_sine` samples, without its noise: :math:`\sin(2\pi x)`.
+
+    >>> sine([0.0, 0.25, 0.75]).round(12).tolist()
+    [0.0, 1.0, -1.0]
+    """
+    return np.sin(2 * np.pi * np.asarray(x, dtype=np.float64))

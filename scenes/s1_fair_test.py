@@ -14,21 +14,29 @@ import numpy as np
 from manim import (
     UP,
     Circumscribe,
+    Create,
+    DashedVMobject,
     Dot,
     FadeIn,
     FadeOut,
     Indicate,
     LaggedStart,
     VGroup,
+    VMobject,
 )
 
-from attnmath import SimilarityFit, weight_parameters
+from attnmath import SimilarityFit, sine, weight_parameters
 from drawing import theme
+from drawing.plots import curve
 from drawing.widgets import fit_width, label
 from scenes.base import SAID
 from scenes.s1_figures import Y_RANGE, MethodFigures
 
-__all__ = ["FairComparison", "sig2"]
+__all__ = ["FairComparison", "NOISE_RATIO", "sig2"]
+
+
+NOISE_RATIO = 3.0
+"""How many times further from the sine than the kernel's the learned curve must lie for the noise beat."""
 
 
 def sig2(value: float) -> str:
@@ -44,7 +52,12 @@ class FairComparison(MethodFigures):
         fit: SimilarityFit
         loo: tuple[float, float]
         held_out: tuple[float, float]
+        off_truth: tuple[float, float]
         fresh: tuple[np.ndarray, np.ndarray]
+        fresh_clouds: list[VGroup]
+
+    truth_drawn: tuple[VMobject, ...] = ()  # the dashed sines and the gaps, while the plots hold them
+    truth_shown: dict[int, list[VMobject]] = {}  # per plot (1 kernel, 2 learned), what the noise beats drew
 
     # --- a fair comparison: both fitted on the 10 points, judged on fresh ones ------
     def compare_fits(self) -> None:
@@ -91,6 +104,15 @@ class FairComparison(MethodFigures):
                 self.when_said("fewer than", self.dots_in_turn(2), run_time=1.5)  # the points it was tuned on
                 warned = Indicate(curve, color=theme.WARNING, scale_factor=1.0)
                 self.when_said("follows", warned, run_time=2.0)
+        if self.bends_to_noise():
+            with self.beat("truth", "The dashed line is the sine the points came from.", shows=SAID):
+                self.show_truth()
+            with self.beat(
+                "noise",
+                "The kernel's curve stays near it; the learned curve bends to the points, noise and all.",
+                shows="Shading marks each curve's gap from the sine: a sliver for kernel, wide for learned.",
+            ):
+                self.show_noise()
         with self.beat(
             "when-learned-wins",
             "Learned similarity tends to pay off with more data, and where no fixed kernel knows "
@@ -101,6 +123,7 @@ class FairComparison(MethodFigures):
             self.show_errors_note("learned: tends to win with more data")
             self.until_said("fixed kernel")
             self.show_errors_note("or where no fixed kernel knows which inputs are alike")
+            self.clear_truth()
 
     def overfit_narration(self) -> str:
         """What the fresh points say, whichever way they came out.
@@ -119,6 +142,63 @@ class FairComparison(MethodFigures):
             f"Only {free} of its {total} numbers move the weights, fewer than the {self.x.size} points, "
             "but tuned on those points' own errors, attention follows their noise."
         )
+
+    def bends_to_noise(self) -> bool:
+        """The learned curve lost, and lies far further from the sine than the kernel's (mean squared).
+
+        ``off_truth`` is each curve's :func:`attnmath.held_out_errors` against the
+        noise-free sine; the noise beat plays only when the learned one is off by
+        more than :data:`NOISE_RATIO` times the kernel's, so that what it says holds.
+        """
+        return self.held_out[1] > self.held_out[0] and self.off_truth[1] > NOISE_RATIO * self.off_truth[0]
+
+    def show_truth(self) -> None:
+        """The sine the points came from, dashed in the kernel's and the learned plot."""
+        xs = self.truth_xs()
+        sines = []
+        for k in (1, 2):
+            line = curve(self.axes[k], xs, sine(xs), color=theme.MUTED, width=3)
+            sines.append(DashedVMobject(line, num_dashes=36).set_z_index(-1))
+            self.figures[k][0].add(sines[-1])  # it moves with its plot
+        self.truth_drawn = tuple(sines)
+        self.truth_shown = {1: [sines[0]], 2: [sines[1]]}
+        clouds = getattr(self, "fresh_clouds", [])  # their errors are said: they would hide the sine
+        self.when_said(
+            "dashed line", *(FadeOut(c) for c in clouds), *(Create(d) for d in sines), run_time=1.5
+        )
+
+    def show_noise(self) -> None:
+        """Shade each curve's gap from the sine: a sliver for the kernel's, wide for the learned one's."""
+        xs = self.truth_xs()
+        gaps = [self.gap_from_sine(k, xs) for k in (1, 2)]
+        for k, gap in zip((1, 2), gaps, strict=True):
+            self.figures[k][0].add(gap)  # it moves with its plot
+        self.truth_drawn = (*self.truth_drawn, *gaps)
+        self.truth_shown = {k: [*self.truth_shown[k], gap] for k, gap in zip((1, 2), gaps, strict=True)}
+        self.when_said("stays near", FadeIn(gaps[0]), run_time=1.0)
+        self.when_said("bends", FadeIn(gaps[1]), run_time=1.5)
+
+    def clear_truth(self) -> None:
+        """Take the sines and gaps out of their plots and fade them: the plots as before, for the question."""
+        if not self.truth_drawn:
+            return
+        for k in (1, 2):
+            self.figures[k][0].remove(*self.truth_drawn)
+        self.add(*self.truth_drawn)  # on their own now, still drawn behind the curves (z-index)
+        self.play(FadeOut(*self.truth_drawn), run_time=0.8)
+        self.truth_drawn = ()
+
+    def truth_xs(self) -> np.ndarray:
+        """Where the sine is drawn: the grid over the points' range (no claim outside the data)."""
+        return self.grid[(self.grid >= self.x.min()) & (self.grid <= self.x.max())]
+
+    def gap_from_sine(self, k: int, xs: np.ndarray) -> VMobject:
+        """The region between method ``k``'s curve and the sine, filled in the warning colour."""
+        axes, fitted = self.axes[k], self.weights(xs)[k] @ self.y
+        outline = [axes.c2p(a, b) for a, b in zip(xs, fitted, strict=True)]
+        outline += [axes.c2p(a, b) for a, b in zip(xs[::-1], sine(xs[::-1]), strict=True)]
+        gap = VMobject(stroke_width=0).set_points_as_corners([*outline, outline[0]])
+        return gap.set_fill(theme.WARNING, opacity=0.6).set_z_index(-2)
 
     def show_errors_note(self, text: str) -> None:
         """A one-line note in the errors' place; it replaces the line before."""
@@ -156,5 +236,6 @@ class FairComparison(MethodFigures):
         ]
         for c in clouds:
             c.set_z_index(-1)  # behind the curves, the query and its name, from their first frame
+        self.fresh_clouds = clouds
         lagged = (LaggedStart(*(FadeIn(d) for d in c), lag_ratio=0.02) for c in clouds)
         self.when_said("fresh points", *lagged, run_time=2.5)

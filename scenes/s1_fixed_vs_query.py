@@ -38,6 +38,7 @@ from attnmath import (
     kernel_weights,
     loo_cv_error,
     noisy_sine,
+    sine,
 )
 from drawing import theme
 from lecture.sections.s1_fixed_vs_query import FixedVsQueryParameters
@@ -122,6 +123,10 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
         self.bandwidth = best_bandwidth(self.x, self.y, np.geomspace(1e-3, 10, 200))
         self.loo = (float(loo_cv_error(self.x, self.y, [self.bandwidth])[0]), self.fit.loss)
         self.held_out = held_out_errors(self.fit, self.bandwidth, self.x, self.y, *self.fresh)
+        truth = np.linspace(
+            float(self.x.min()), float(self.x.max()), 401
+        )  # each curve against the noise-free sine
+        self.off_truth = held_out_errors(self.fit, self.bandwidth, self.x, self.y, truth, sine(truth))
         self.grid = np.linspace(0.0, 1.0, 161)
 
     # --- the three weighting rules, all from attnmath -------------------------

@@ -24,7 +24,7 @@ words a beat, the descriptions doubled the lecture's length: 15:52 became 32:00)
 
 SAID = {
     "LectureTitle": {"title", "weights", "temperature", "scaled"},
-    "FixedVsQueryWeights": {"title", "overfit", "when-learned-wins", "predict", "predict-options"},
+    "FixedVsQueryWeights": {"title", "overfit", "truth", "when-learned-wins", "predict", "predict-options"},
     "KernelRegressionCollapse": {
         "title",
         "steps",
