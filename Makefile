@@ -105,6 +105,7 @@ bench: setup
 	$(BIN)/python bench/decoder.py
 	$(BIN)/python bench/voices.py --jobs 2
 	$(BIN)/python bench/preview.py --quality l
+	$(BIN)/python bench/shared_caches.py
 	$(BIN)/python bench/script.py
 	$(BIN)/python bench/rebuild.py --quality h
 	$(BIN)/python bench/lecture.py --qualities l --jobs 1,2

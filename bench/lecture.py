@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import heapq
 import json
+import os
 import re
 import subprocess
 import sys
@@ -38,6 +39,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from atomic_files.shared import SWITCH  # noqa: E402
 from production.options import QUALITIES  # noqa: E402
 from production.render.cut import SHARD_STARTUP, auto_shards, min_shard_seconds  # noqa: E402
 from production.render.timeline import Timeline  # noqa: E402
@@ -123,8 +125,9 @@ def build(media: Path, quality: str, jobs: int) -> tuple[float, str]:
         str(media),
     ]
     start = time.perf_counter()
+    cold = {**os.environ, SWITCH: "off"}  # an empty media folder on a new machine: nothing typeset or spoken
     proc = subprocess.run(
-        cmd, cwd=REPO, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        cmd, cwd=REPO, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=cold
     )
     return time.perf_counter() - start, proc.stderr
 

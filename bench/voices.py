@@ -11,6 +11,7 @@ words a minute (speech only, silence trimmed).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -19,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from atomic_files.shared import SWITCH  # noqa: E402
 from lecture.clips import LECTURE  # noqa: E402
 from lecture.config import LectureConfig  # noqa: E402
 from narration.engines import FESTIVAL_ENGINE, PIPER_ENGINE  # noqa: E402
@@ -27,6 +29,7 @@ from narration.recordings import wav_info  # noqa: E402
 from narration.voice import synthesise  # noqa: E402
 
 ENGINES = {engine.name: engine for engine in (PIPER_ENGINE, FESTIVAL_ENGINE)}
+os.environ[SWITCH] = "off"  # cold: every chunk spoken, none copied from the machine's shared voice files
 from production.publish.script import scene_beats  # noqa: E402
 
 
