@@ -23,7 +23,18 @@ from pathlib import Path
 
 from atomic_files import copy_file
 
-__all__ = ["user_cache", "SharedFiles", "SWITCH", "TEX", "TEXTS", "TYPESET", "MOBJECTS", "VOICE"]
+__all__ = [
+    "user_cache",
+    "SharedFiles",
+    "SWITCH",
+    "TEX",
+    "TEXTS",
+    "TYPESET",
+    "fill_typeset",
+    "add_typeset",
+    "MOBJECTS",
+    "VOICE",
+]
 
 SWITCH = "ATTENTION_LECTURE_SHARED"
 """The environment variable that turns the shared files off (``off``)."""
@@ -124,6 +135,20 @@ drawn again: cairo numbers each SVG's surface per process, so two drawings of on
 and the parses (:data:`MOBJECTS`) are keyed by those bytes."""
 TYPESET = {"Tex": TEX, "texts": TEXTS}
 """The shared kinds by the name of manim's cache folder that holds them."""
+
+
+def fill_typeset(caches: Path) -> None:
+    """Copy into manim's caches under ``caches`` (``Tex/``, ``texts/``) every shared file they lack."""
+    for kind, shared in TYPESET.items():
+        shared.fill(caches / kind)
+
+
+def add_typeset(caches: Path) -> None:
+    """Share every file of manim's caches under ``caches`` that is not shared yet."""
+    for kind, shared in TYPESET.items():
+        shared.add(caches / kind)
+
+
 MOBJECTS = SharedFiles("mobjects", ".pickle")
 """SVG parses kept by :mod:`manim_patches`, named by a hash of the SVG, manim's version and its options."""
 VOICE = SharedFiles("voice", ".wav")

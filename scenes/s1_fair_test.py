@@ -56,7 +56,6 @@ class FairComparison(MethodFigures):
         fresh: tuple[np.ndarray, np.ndarray]
         fresh_clouds: list[VGroup]
 
-    truth_drawn: tuple[VMobject, ...] = ()  # the dashed sines and the gaps, while the plots hold them
     truth_shown: dict[int, list[VMobject]] = {}  # per plot (1 kernel, 2 learned), what the noise beats drew
 
     # --- a fair comparison: both fitted on the 10 points, judged on fresh ones ------
@@ -160,7 +159,6 @@ class FairComparison(MethodFigures):
             line = curve(self.axes[k], xs, sine(xs), color=theme.MUTED, width=3)
             sines.append(DashedVMobject(line, num_dashes=36).set_z_index(-1))
             self.figures[k][0].add(sines[-1])  # it moves with its plot
-        self.truth_drawn = tuple(sines)
         self.truth_shown = {1: [sines[0]], 2: [sines[1]]}
         clouds = getattr(self, "fresh_clouds", [])  # their errors are said: they would hide the sine
         self.when_said(
@@ -173,20 +171,19 @@ class FairComparison(MethodFigures):
         gaps = [self.gap_from_sine(k, xs) for k in (1, 2)]
         for k, gap in zip((1, 2), gaps, strict=True):
             self.figures[k][0].add(gap)  # it moves with its plot
-        self.truth_drawn = (*self.truth_drawn, *gaps)
         self.truth_shown = {k: [*self.truth_shown[k], gap] for k, gap in zip((1, 2), gaps, strict=True)}
         self.when_said("stays near", FadeIn(gaps[0]), run_time=1.0)
         self.when_said("bends", FadeIn(gaps[1]), run_time=1.5)
 
     def clear_truth(self) -> None:
         """Take the sines and gaps out of their plots and fade them: the plots as before, for the question."""
-        if not self.truth_drawn:
+        drawn = [m for k in (1, 2) for m in self.truth_shown.get(k, []) if m in self.figures[k][0]]
+        if not drawn:
             return
         for k in (1, 2):
-            self.figures[k][0].remove(*self.truth_drawn)
-        self.add(*self.truth_drawn)  # on their own now, still drawn behind the curves (z-index)
-        self.play(FadeOut(*self.truth_drawn), run_time=0.8)
-        self.truth_drawn = ()
+            self.figures[k][0].remove(*self.truth_shown[k])
+        self.add(*drawn)  # on their own now, still drawn behind the curves (z-index)
+        self.play(FadeOut(*drawn), run_time=0.8)
 
     def truth_xs(self) -> np.ndarray:
         """Where the sine is drawn: the grid over the points' range (no claim outside the data)."""

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from atomic_files.shared import TYPESET
+from atomic_files.shared import add_typeset, fill_typeset
 from lecture.section import Section
 from lecture.settings import SceneSettings
 from production.options import RenderOptions
@@ -148,8 +148,7 @@ def _plan_group(
         shutil.rmtree(folder, ignore_errors=True)
     view = cache if n == 1 else cache_view(cache, folder)
     if n == 1:  # typesetting straight into the build's caches (its lock keeps other builds out)
-        for kind, shared_files in TYPESET.items():
-            shared_files.fill(cache / kind)
+        fill_typeset(cache)
     log = folder / "prepare.log"
     cmd = [sys.executable, "-m", "production.render.manim_entry", "plan", str(view), options.quality]
     scenes = [c.scene for c in clips]
@@ -158,6 +157,5 @@ def _plan_group(
         keep_new_cache_files(view, cache)
         shutil.rmtree(view, ignore_errors=True)  # the log stays beside it
     else:
-        for kind, shared_files in TYPESET.items():
-            shared_files.add(cache / kind)
+        add_typeset(cache)
     return [(timeline, timeline.to_json()) for timeline in read_lines(log.read_text().splitlines())]

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from atomic_files import copy_file
-from atomic_files.shared import TYPESET
+from atomic_files.shared import add_typeset, fill_typeset
 
 __all__ = ["CACHE_KINDS", "WORKER_CACHE", "work_folder", "cache_view", "keep_new_cache_files"]
 
@@ -56,11 +56,7 @@ def cache_view(shared: Path, work: Path) -> Path:
             for f in (shared / kind).iterdir():
                 if f.is_file() and not f.name.endswith("_.svg") and not f.name.startswith("."):
                     shutil.copyfile(f, view / kind / f.name)
-    for (
-        kind,
-        shared_files,
-    ) in TYPESET.items():  # typeset before for another media folder (atomic_files.shared)
-        shared_files.fill(view / kind)
+    fill_typeset(view)  # typeset before for another media folder (atomic_files.shared)
     return view
 
 
@@ -73,7 +69,6 @@ def keep_new_cache_files(view: Path, shared: Path) -> None:
                 target = shared / kind / f.name
                 if f.is_file() and not f.name.endswith("_.svg") and not target.exists():
                     copy_file(f, target)
-        for kind, shared_files in TYPESET.items():
-            shared_files.add(view / kind)
+        add_typeset(view)
     except OSError:
         pass  # a read-only cache only costs the next render a LaTeX run

@@ -18,7 +18,7 @@ from lecture.clips import find_clip
 from scenes.s1_fair_test import NOISE_RATIO
 from tests.scenes.conftest import cached_run
 from tests.scenes.script_text import script, slug
-from tests.scenes.spoken.s1_fixed_vs_query import BANDWIDTHS, S, data, gaussian, predict
+from tests.scenes.spoken.s1_fixed_vs_query import S, data, gaussian, leave_one_out, predict
 
 pytestmark = [pytest.mark.render, pytest.mark.xdist_group("scene-runs")]
 
@@ -28,10 +28,7 @@ def curves() -> tuple[np.ndarray, np.ndarray, dict[str, Callable[[float], float]
     from attnmath import fit_similarity
 
     x, y = data(S.n_points, S.seed)
-    loo = {
-        s: sum((predict(gaussian(s), x, y, x[j], j) - y[j]) ** 2 for j in range(x.size)) for s in BANDWIDTHS
-    }
-    sigma = min(loo, key=loo.__getitem__)
+    sigma, _ = leave_one_out()
     fit = fit_similarity(x, y)
     m = fit.w_q @ fit.w_k.T
 
