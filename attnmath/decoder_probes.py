@@ -21,7 +21,7 @@ than being renumbered by its place in the cache, as StreamingLLM does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -38,6 +38,7 @@ __all__ = [
     "head_scores",
     "token_nll",
     "window_nll",
+    "trailing_mean",
 ]
 
 SINK_SHARE = 0.5
@@ -183,6 +184,9 @@ class WindowNll:
         position whose prediction counts.
     full, windowed, with_sinks : float
         Mean NLL with full causal attention, the window alone, and the sinks plus the window.
+    losses : ndarray, shape (3, tokens - 1)
+        Each prediction's NLL under the three caches in that order, position t predicting token
+        t + 1, from the first position on (the means are over ``losses[:, start:]``).
     """
 
     tokens: int
@@ -192,6 +196,7 @@ class WindowNll:
     full: float
     windowed: float
     with_sinks: float
+    losses: FloatArray = field(compare=False, repr=False)
 
     @property
     def perplexities(self) -> tuple[float, float, float]:
@@ -228,12 +233,34 @@ def window_nll(
         raise ValueError(f"start={start} leaves no prediction in a text of {len(seq)} tokens")
     inputs = {"ids": seq.tolist(), "window": window, "sinks": sinks, "start": start}
     kept = kept_result("window-nll", inputs) if use_cache else None
-    if kept is not None and isinstance(kept.get("means"), list) and len(kept["means"]) == 3:
-        return WindowNll(len(seq), window, sinks, start, *map(float, kept["means"]))
-    means = [
-        float(token_nll(seq, mask)[start:].mean())
-        for mask in (None, window_mask(len(seq), window), window_mask(len(seq), window, sinks))
-    ]
-    if use_cache:
-        keep_result("window-nll", inputs, {"means": means})
-    return WindowNll(len(seq), window, sinks, start, *means)
+    losses = _kept_losses(kept, len(seq) - 1)
+    if losses is None:
+        masks = (None, window_mask(len(seq), window), window_mask(len(seq), window, sinks))
+        losses = np.stack([token_nll(seq, mask) for mask in masks])
+        if use_cache:
+            keep_result("window-nll", inputs, {"losses": losses.tolist()})
+    full, windowed, with_sinks = (float(row[start:].mean()) for row in losses)
+    return WindowNll(len(seq), window, sinks, start, full, windowed, with_sinks, losses)
+
+
+def _kept_losses(kept: dict[str, object] | None, n: int) -> FloatArray | None:
+    """The three rows of losses a kept result holds, or None where it holds no such thing."""
+    try:
+        losses = np.asarray(kept["losses"], dtype=np.float64) if kept is not None else None
+    except (KeyError, TypeError, ValueError):
+        return None
+    return losses if losses is not None and losses.shape == (3, n) else None
+
+
+def trailing_mean(x: ArrayLike, width: int) -> FloatArray:
+    """(n - width + 1,) the mean of each ``width`` consecutive values, ending at ``x[width - 1]`` onward.
+
+    >>> trailing_mean([1.0, 2.0, 3.0, 5.0], 2).tolist()
+    [1.5, 2.5, 4.0]
+    """
+    values = np.asarray(x, dtype=np.float64)
+    width = check_int(width, "width", minimum=1)
+    if values.ndim != 1 or len(values) < width:
+        raise ValueError(f"trailing_mean needs a 1-D array of at least width={width} values")
+    sums = np.cumsum(np.concatenate([[0.0], values]))
+    return (sums[width:] - sums[:-width]) / width

@@ -45,16 +45,27 @@ def loop_mask(n: int, window: int, sinks: int) -> np.ndarray:
 
 
 @functools.cache
-def mean_nlls() -> tuple[int, int, tuple[float, float, float]]:
-    """(tokens, first counted prediction, mean NLL in nats under full, window, sinks + window)."""
+def token_nlls() -> tuple[int, int, np.ndarray]:
+    """(tokens, first counted prediction, (3, tokens - 1) NLLs: full, window, sinks + window)."""
     ids = tokenize(READING.read_text(encoding="utf-8").rstrip("\n"))
     n, start = len(ids), 2 * WINDOW  # predictions after the first token has left the window
-    means = []
+    rows = []
     for allowed in (None, loop_mask(n, WINDOW, 0), loop_mask(n, WINDOW, SINKS)):
         logits = forward(ids, allowed=allowed).logits.astype(np.float64)
-        nll = -log_softmax(logits[:-1], axis=-1)[np.arange(n - 1), ids[1:]]  # position t predicts t + 1
-        means.append(float(nll[start:].mean()))
-    return n, start, (means[0], means[1], means[2])
+        rows.append(-log_softmax(logits[:-1], axis=-1)[np.arange(n - 1), ids[1:]])  # t predicts t + 1
+    return n, start, np.array(rows)
+
+
+def mean_nlls() -> tuple[int, int, tuple[float, float, float]]:
+    """(tokens, first counted prediction, mean NLL in nats under full, window, sinks + window)."""
+    n, start, rows = token_nlls()
+    full, windowed, with_sinks = (float(row[start:].mean()) for row in rows)
+    return n, start, (full, windowed, with_sinks)
+
+
+def trailing(values: np.ndarray, width: int) -> list[float]:
+    """The mean of each run of ``width`` consecutive values, by a loop over the runs."""
+    return [sum(values[k : k + width]) / width for k in range(len(values) - width + 1)]
 
 
 def perplexities() -> list[str]:

@@ -19,7 +19,7 @@ from attnmath import (
 from lecture.parameters import ConfigError, Integer, Parameters, Words, lecturer
 from lecture.questions import Option, Question
 from lecture.section import Figure, Section, floats
-from lecture.sections.s6_real import kib, real_eviction, real_memory, real_sinks
+from lecture.sections.s6_real import decoder_figure, kib, real_memory
 
 __all__ = ["KVCacheParameters", "SECTION", "MODEL", "CONTEXT", "RELATIVE_CLAUSE", "decode_weights"]
 
@@ -137,25 +137,6 @@ def figure(p: KVCacheParameters) -> dict[str, Any]:
         "heads": ["uniform head", "previous-token head"],
         "weights": [[floats(u), floats(v)] for u, v in steps],
         "decoder": decoder_figure(),
-    }
-
-
-def decoder_figure() -> dict[str, Any]:
-    """SmolLM2's bytes a token, its heads' weight on the first token, and the three caches' mean losses."""
-    memory, sinks, nll = real_memory(), real_sinks(), real_eviction()
-    return {
-        "bytes_per_token": {"grouped": memory.grouped, "ungrouped": memory.ungrouped},
-        "sink_share": floats(sinks.share),  # (layer, head)
-        "sink_heads": sinks.count,
-        "sink_threshold": sinks.threshold,
-        "eviction": {
-            "tokens": nll.tokens,
-            "window": nll.window,
-            "sinks": nll.sinks,
-            "start": nll.start,
-            "nll": {"full": nll.full, "window": nll.windowed, "sinks_window": nll.with_sinks},
-            "perplexity": dict(zip(("full", "window", "sinks_window"), nll.perplexities, strict=True)),
-        },
     }
 
 

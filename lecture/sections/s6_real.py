@@ -20,12 +20,14 @@ import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from attnmath.decoder import cache_bytes
-from attnmath.decoder_probes import SINK_SHARE, WindowNll, window_nll
+from attnmath.decoder import cache_bytes, token_texts, tokenize
+from attnmath.decoder_probes import SINK_SHARE, WindowNll, trailing_mean, window_nll
 from attnmath.decoder_spec import D_HEAD, MODEL_FILE, MODEL_NAME, N_HEADS, N_KV_HEADS, N_LAYERS
+from lecture.section import floats
 from lecture.sections.s5_induction import induction
 
 __all__ = [
@@ -43,6 +45,7 @@ __all__ = [
     "real_sinks",
     "real_eviction",
     "kib",
+    "decoder_figure",
 ]
 
 WEIGHT_BITS = int(re.search(r"\.Q(\d+)_", MODEL_FILE).group(1))  # type: ignore[union-attr]
@@ -54,6 +57,8 @@ WINDOW = 64
 """The sliding window's length in tokens (the query's own included)."""
 SINKS = 4
 """The first tokens StreamingLLM's cache keeps beside the window."""
+TRAILING = 16
+"""The page draws each cache's loss as the mean of the last this-many predictions (one token is noisy)."""
 SINK_LENGTH, SINK_SEED = 20, 0
 """The sink heads are counted on this many random tokens, repeated once (section 5's sequence)."""
 
@@ -118,3 +123,40 @@ def real_sinks() -> RealSinks:
 def real_eviction() -> WindowNll:
     """Mean loss per token on :func:`reading`: full, a window of 64, 4 sinks plus the window (cached)."""
     return window_nll(reading(), window=WINDOW, sinks=SINKS)
+
+
+def decoder_figure() -> dict[str, Any]:
+    """SmolLM2's bytes a token, its sink heads, and the three caches' losses, mean and per prediction."""
+    memory, sinks, nll = real_memory(), real_sinks(), real_eviction()
+    caches = ("full", "window", "sinks_window")
+    return {
+        "model": MODEL_NAME,
+        "bytes_per_token": {"grouped": memory.grouped, "ungrouped": memory.ungrouped},
+        "kv_heads": memory.n_kv_heads,
+        "query_heads": memory.n_heads,
+        "sink_share": floats(sinks.share),  # (layer, head)
+        "sink_heads": sinks.count,
+        "sink_threshold": sinks.threshold,
+        "sink_tokens": SINK_LENGTH,
+        "heads": memory.n_layers * memory.n_heads,
+        "layers": memory.n_layers,
+        "eviction": {
+            "tokens": nll.tokens,
+            "window": nll.window,
+            "sinks": nll.sinks,
+            "start": nll.start,
+            "trailing_width": TRAILING,
+            "nll": {"full": nll.full, "window": nll.windowed, "sinks_window": nll.with_sinks},
+            "perplexity": dict(zip(caches, nll.perplexities, strict=True)),
+            "losses": dict(zip(caches, floats(nll.losses), strict=True)),  # prediction i: token i + 1
+            "trailing": {
+                c: floats(trailing_mean(row, TRAILING)) for c, row in zip(caches, nll.losses, strict=True)
+            },
+            "texts": [shown_token(t) for t in token_texts(tokenize(reading()))],
+        },
+    }
+
+
+def shown_token(text: str) -> str:
+    """A token's text as the page prints it, in quotes with its spaces kept: ``' the'`` -> ``'" the"'``."""
+    return '"' + text.replace("\n", "\\n") + '"'

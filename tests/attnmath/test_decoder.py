@@ -21,7 +21,7 @@ from attnmath.decoder import (
     window_mask,
 )
 from attnmath.decoder_cache import IncrementalDecoder
-from attnmath.decoder_probes import head_scores, repeated_random_tokens, token_nll, window_nll
+from attnmath.decoder_probes import head_scores, repeated_random_tokens, token_nll, trailing_mean, window_nll
 from attnmath.decoder_weights import MAX_TOKENS, MODEL_FILE, cache_path, load_decoder
 from attnmath.kvcache import streaming_keep
 
@@ -155,12 +155,15 @@ def test_kept_means_are_read_back_for_the_same_tokens_only(run, tmp_path, monkey
     computed = window_nll(run.ids, window=4, sinks=1, start=6)
     kept = sorted((tmp_path / "attention-lecture" / "results").glob("window-nll-*.json"))
     assert len(kept) == 1 and computed == window_nll(run.ids, window=4, sinks=1, start=6, use_cache=False)
-    kept[0].write_text(json.dumps({"means": [1.0, 2.0, 3.0]}))  # what is kept is what is read
-    assert (window_nll(run.ids, window=4, sinks=1, start=6).windowed, len(kept)) == (2.0, 1)
+    np.testing.assert_allclose(computed.losses[1], token_nll(run.ids, window_mask(len(run), 4)), atol=1e-9)
+    planted = np.arange(3.0)[:, None] + np.zeros(len(run) - 1)
+    kept[0].write_text(json.dumps({"losses": planted.tolist()}))  # what is kept is what is read
+    assert (window_nll(run.ids, window=4, sinks=1, start=6).windowed, len(kept)) == (1.0, 1)
     other = window_nll(run.ids, window=5, sinks=1, start=6)  # other inputs: computed, kept apart
-    assert other.windowed != 2.0 and len(list(kept[0].parent.iterdir())) == 2
-    kept[0].write_text("{half-written")
-    assert window_nll(run.ids, window=4, sinks=1, start=6) == computed
+    assert other.windowed != 1.0 and len(list(kept[0].parent.iterdir())) == 2
+    for spoiled in ("{half-written", json.dumps({"losses": planted[:, 1:].tolist()}), '{"losses": 3}'):
+        kept[0].write_text(spoiled)
+        assert window_nll(run.ids, window=4, sinks=1, start=6) == computed
 
 
 def test_the_induction_copy_of_a_repeated_random_sequence(decoder):
@@ -233,3 +236,15 @@ def test_check_decoder_refuses_a_missing_file(tmp_path):
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "is missing" in lines[0]
+
+
+def test_trailing_means_match_a_loop_and_refuse_too_few_values():
+    x = np.random.default_rng(1).normal(size=40)
+    want = [sum(x[k : k + 7]) / 7 for k in range(34)]
+    np.testing.assert_allclose(trailing_mean(x, 7), want, atol=1e-12)
+    np.testing.assert_allclose(trailing_mean(x, 1), x)
+    for bad in ((x[:3], 4), (x.reshape(8, 5), 2)):
+        with pytest.raises(ValueError, match="at least width"):
+            trailing_mean(*bad)
+    with pytest.raises(ValueError, match="width"):
+        trailing_mean(x, 0)

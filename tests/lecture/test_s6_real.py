@@ -7,10 +7,10 @@ import pytest
 
 from attnmath.decoder import tokenize
 from attnmath.decoder_spec import MAX_TOKENS, MODEL_FILE
-from lecture.sections.s6_kv_cache import decoder_figure
 from lecture.sections.s6_real import (
     MODEL_NAME,
     WEIGHT_BITS,
+    decoder_figure,
     kib,
     reading,
     real_eviction,
@@ -77,3 +77,14 @@ def test_the_explore_figure_carries_the_same_numbers():
     np.testing.assert_allclose(
         [got["full"], got["window"], got["sinks_window"]], [full, windowed, with_sinks]
     )
+
+
+def test_the_explore_figure_carries_every_prediction_and_its_trailing_mean():
+    eviction = decoder_figure()["eviction"]
+    tokens, _, rows = naive_decoder.token_nlls()
+    caches = ("full", "window", "sinks_window")
+    np.testing.assert_allclose([eviction["losses"][c] for c in caches], rows, atol=1e-6)
+    width = eviction["trailing_width"]
+    for c, row in zip(caches, rows, strict=True):
+        np.testing.assert_allclose(eviction["trailing"][c], naive_decoder.trailing(row, width), atol=1e-6)
+    assert len(eviction["texts"]) == tokens and eviction["texts"][:2] == ['"When"', '" we"']

@@ -171,7 +171,7 @@ def test_every_control_has_a_name_and_takes_the_keyboard(opened):
 
 @pytest.mark.parametrize("width", [1280, 320])  # a laptop, and the 320 CSS pixels WCAG 1.4.10 reflows to
 def test_axe_finds_no_wcag_a_or_aa_violations(lecture, browser, width):
-    """axe-core, WCAG 2.0-2.2 A and AA, on a fresh page: every figure ready, then section 5's other views."""
+    """axe-core, WCAG 2.0-2.2 A and AA, on a fresh page: every figure ready, then the other views."""
     opened = open_page(browser, lecture["page"].as_uri(), width=width)
     page = opened.page
     try:
@@ -180,9 +180,12 @@ def test_axe_finds_no_wcag_a_or_aa_violations(lecture, browser, width):
         page.locator('input[data-view="model"]').check()
         page.wait_for_function("!document.querySelector('[data-pane=\"model\"]').hidden")
         assert_no_axe_violations(page, f"index.html at {width} px, section 5's trained-model view")
-        page.locator('input[data-view="decoder"]').check()
-        page.wait_for_function("!document.querySelector('[data-pane=\"decoder\"]').hidden")
-        assert_no_axe_violations(page, f"index.html at {width} px, section 5's decoder view")
+        for fig in ("s5", "s6"):
+            page.locator(f'#explore-{fig} input[data-view="decoder"]').check()
+            page.wait_for_function(
+                f"!document.querySelector('#explore-{fig} [data-pane=\"decoder\"]').hidden"
+            )
+            assert_no_axe_violations(page, f"index.html at {width} px, section {fig[1]}'s decoder view")
     finally:
         page.close()
 

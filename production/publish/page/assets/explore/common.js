@@ -114,6 +114,28 @@ const Explore = (() => {
     return focus;
   }
 
+  /**
+   * A range input stepped by two buttons: `show(v)` on every change; the buttons are aria-disabled at the
+   * ends (not disabled, which would drop the keyboard focus). Returns go(v), which clamps, sets and shows.
+   */
+  function stepper(range, back, forward, show) {
+    const at = () => Number(range.value);
+    const update = () => {
+      show(at());
+      back.setAttribute("aria-disabled", String(at() <= Number(range.min)));
+      forward.setAttribute("aria-disabled", String(at() >= Number(range.max)));
+    };
+    const go = (v) => {
+      range.value = String(Math.min(Number(range.max), Math.max(Number(range.min), v)));
+      update();
+    };
+    range.addEventListener("input", update);
+    back.addEventListener("click", () => go(at() - 1));
+    forward.addEventListener("click", () => go(at() + 1));
+    go(at());
+    return go;
+  }
+
   function register(name, init) { figures[name] = init; }
 
   function start() {
@@ -129,5 +151,5 @@ const Explore = (() => {
     }
   }
 
-  return { svg, label, fit, fixed, scale, polyline, steps, parts, logControl, gridKeys, register, start };
+  return { svg, label, fit, fixed, scale, polyline, steps, parts, logControl, gridKeys, stepper, register, start };
 })();
