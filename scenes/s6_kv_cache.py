@@ -3,8 +3,9 @@
 Render with ``manim -qh scenes/s6_kv_cache.py KVCacheGrowth``.
 
 Beside it: :mod:`scenes.s6_mask` (the causal mask), :mod:`scenes.s6_caches` (the
-two heads' caches as decoding grows them) and :mod:`scenes.s6_why_raw` (why
-softmax's cache keeps raw keys and values).
+two heads' caches as decoding grows them), :mod:`scenes.s6_why_raw` (why
+softmax's cache keeps raw keys and values), and :mod:`scenes.s6_real` with
+:mod:`scenes.s6_decoding` (the same questions asked of a real decoder).
 """
 
 from __future__ import annotations

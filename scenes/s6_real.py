@@ -38,7 +38,6 @@ from drawing import theme
 from drawing.plots import axis_labels, quiet_axes, to_scene
 from drawing.widgets import label
 from lecture.sections.s5_induction import DECODER_SPOKEN
-from lecture.sections.s6_kv_cache import KVCacheParameters
 from lecture.sections.s6_real import (
     MODEL_NAME,
     SINK_LENGTH,
@@ -48,7 +47,7 @@ from lecture.sections.s6_real import (
     real_memory,
     real_sinks,
 )
-from scenes.base import Mixin
+from scenes.s6_decoding import CachedDecoding
 from scenes.s6_why_raw import MODEL, per_token_product
 
 __all__ = ["RealDecoder", "perplexity", "nats"]
@@ -69,19 +68,15 @@ def nats(nll: float) -> str:
     return f"{nll:.2f}"
 
 
-class RealDecoder(Mixin[KVCacheParameters]):
+class RealDecoder(CachedDecoding):
     """The beats that ask section 6's questions of a real trained decoder."""
 
     def show_real_decoder(self) -> None:
-        """The model, its grouped cache, its sink heads, then eviction with and without sinks."""
+        """The model, its grouped cache, the sentence decoded, its sink heads, then eviction."""
         self.show_real_memory()
+        self.show_real_decoding()
         self.show_sinks()
         self.show_eviction()
-
-    def clear_then(self, *shown: Mobject) -> None:
-        """The last picture leaves, then the next one's frame comes in: the two never overlap."""
-        self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.4)
-        self.fade_in(*shown, run_time=0.5)
 
     # --- memory a token, grouped -----------------------------------------------------
     def show_real_memory(self) -> None:

@@ -24,15 +24,23 @@ REPEATED, SEED = 20, 0  # section 5's random sequence, repeated once
 
 
 @functools.cache
-def sink_heads() -> tuple[int, int, np.ndarray]:
-    """(heads with over half their weight on position 0, all heads, each head's mean share), by a loop."""
+def head_shares() -> tuple[int, int, np.ndarray]:
+    """(heads, queries counted, (2, L, H) each head's mean share on the first token and on the one before),
+    by a loop over the attention of section 5's random sequence, repeated."""
     attention = forward(repeated_random_tokens(REPEATED, seed=SEED)).attention  # (L, H, T, T)
     layers, heads, t, _ = attention.shape
-    share = np.zeros((layers, heads))
+    share = np.zeros((2, layers, heads))
     for layer in range(layers):
         for head in range(heads):
-            share[layer, head] = sum(attention[layer, head, q, 0] for q in range(1, t)) / (t - 1)
-    return sum(1 for s in share.flat if s > 0.5), layers * heads, share
+            share[0, layer, head] = sum(attention[layer, head, q, 0] for q in range(1, t)) / (t - 1)
+            share[1, layer, head] = sum(attention[layer, head, q, q - 1] for q in range(1, t)) / (t - 1)
+    return layers * heads, t - 1, share
+
+
+def sink_heads() -> tuple[int, int, np.ndarray]:
+    """(heads with over half their weight on position 0, all heads, each head's mean share), by a loop."""
+    heads, _, share = head_shares()
+    return sum(1 for s in share[0].flat if s > 0.5), heads, share[0]
 
 
 def loop_mask(n: int, window: int, sinks: int) -> np.ndarray:

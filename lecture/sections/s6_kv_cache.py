@@ -16,10 +16,11 @@ from attnmath import (
     previous_token_projections,
     raw_cache_overtakes,
 )
+from attnmath.decoder_weights import DecoderError, load_decoder
 from lecture.parameters import ConfigError, Integer, Parameters, Words, lecturer
 from lecture.questions import Option, Question
 from lecture.section import Figure, Section, floats
-from lecture.sections.s6_real import decoder_figure, kib, real_memory
+from lecture.sections.s6_real import MAX_DECODED, MODEL_NAME, decoder_figure, kib, real_memory, sentence_text
 
 __all__ = ["KVCacheParameters", "SECTION", "MODEL", "CONTEXT", "RELATIVE_CLAUSE", "decode_weights"]
 
@@ -50,19 +51,38 @@ class KVCacheParameters(Parameters):
 
     scene: ClassVar[str] = "KVCacheGrowth"
     words: tuple[str, ...] = lecturer(
-        ("The", "cat", "sat", "on", "the", "mat", "and", "then", "slept", "."), Words()
+        ("The", "cat", "sat", "on", "the", "mat", "and", "then", "slept", "."),
+        Words(),
+        f"{Words().doc()}, and at most {MAX_DECODED} of {MODEL_NAME}'s tokens: "
+        "its real decoder reads them too",
     )
     n_prompt: int = lecturer(4, Integer(1, 11), "fewer than the words")
     strength: float = 6.0
     seed: int = 6
 
     def check(self, where: str) -> None:
-        """The prompt leaves at least one word to decode."""
+        """The prompt leaves at least one word to decode, and the real decoder's tokens fit the picture.
+
+        The words are tokenized (which loads the decoder) only when the lecturer changed them.
+        """
         if self.n_prompt >= len(self.words):
             raise ConfigError(
                 f"{where}: [{self.scene}] n_prompt must be smaller than the number of words "
                 f"({len(self.words)})"
             )
+        if self.words != type(self)().words and (n := token_count(sentence_text(self.words))) > MAX_DECODED:
+            raise ConfigError(
+                f"{where}: [{self.scene}] words make {n} of {MODEL_NAME}'s tokens, and section 6 lays out "
+                f"at most {MAX_DECODED}: use fewer or shorter words"
+            )
+
+
+def token_count(text: str) -> int:
+    """How many tokens the real decoder splits ``text`` into (any count; :func:`tokenize` caps it)."""
+    try:
+        return len(load_decoder().tokenizer.encode(text).ids)
+    except DecoderError as exc:
+        raise ConfigError(f"cannot count the decoder's tokens: {exc}") from None
 
 
 def questions(_p: KVCacheParameters) -> list[Question]:
@@ -145,7 +165,7 @@ SECTION = Section(
     module="s6_kv_cache",
     number="6",
     title="Causal masking and the KV cache",
-    seconds=183.0,
+    seconds=194.0,
     parameters=KVCacheParameters,
     questions=questions,
     figure=Figure(figure),

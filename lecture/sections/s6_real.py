@@ -8,6 +8,9 @@ scene, its questions and its Explore figure alike:
   key-value heads serve the 9 query heads) and without it (9 key-value heads);
 - :func:`real_sinks`: every head's share of weight on the first token of a random
   sequence repeated twice, and how many heads put over half there;
+- :func:`real_decoding`: a sentence fed one token at a time through a real KV cache, one
+  head's causal weights row by row, and how far the cached steps' scores stray from one
+  full pass (they should not);
 - :func:`real_eviction`: the mean loss per token on :data:`READING`, a passage the
   lecture ships, under full attention, a sliding window of :data:`WINDOW` tokens,
   and :data:`SINKS` sink tokens plus the window (StreamingLLM's cache). Positions
@@ -18,13 +21,16 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
-from attnmath.decoder import cache_bytes, token_texts, tokenize
+from attnmath.decoder import cache_bytes, forward, token_texts, tokenize
+from attnmath.decoder_cache import IncrementalDecoder
 from attnmath.decoder_probes import SINK_SHARE, WindowNll, trailing_mean, window_nll
 from attnmath.decoder_spec import D_HEAD, MODEL_FILE, MODEL_NAME, N_HEADS, N_KV_HEADS, N_LAYERS
 from lecture.section import floats
@@ -46,6 +52,10 @@ __all__ = [
     "real_eviction",
     "kib",
     "decoder_figure",
+    "MAX_DECODED",
+    "RealDecoding",
+    "real_decoding",
+    "sentence_text",
 ]
 
 WEIGHT_BITS = int(re.search(r"\.Q(\d+)_", MODEL_FILE).group(1))  # type: ignore[union-attr]
@@ -57,6 +67,8 @@ WINDOW = 64
 """The sliding window's length in tokens (the query's own included)."""
 SINKS = 4
 """The first tokens StreamingLLM's cache keeps beside the window."""
+MAX_DECODED = 14
+"""The most tokens section 6's decoding beat lays out: one grid row each, readable at 640 pixels."""
 TRAILING = 16
 """The page draws each cache's loss as the mean of the last this-many predictions (one token is noisy)."""
 SINK_LENGTH, SINK_SEED = 20, 0
@@ -95,6 +107,61 @@ class RealSinks:
     def n_heads(self) -> int:
         """All the model's heads: 30 layers x 9."""
         return int(self.share.size)
+
+
+@dataclass(frozen=True)
+class RealDecoding:
+    """A sentence decoded one token at a time through SmolLM2's KV cache.
+
+    Attributes
+    ----------
+    tokens : tuple of str
+        The sentence's tokens, as the tokenizer splits it.
+    layer, head : int
+        The head drawn, 0-based: section 5's best previous-token head.
+    weights : ndarray, shape (T, T)
+        That head's weights, row t from step t's attention over the t + 1 cached keys (0 above the diagonal).
+    step_bytes : int
+        The cache's growth a step in fp16, every layer's keys and values.
+    max_gap : float
+        The largest difference between a cached step's next-token scores (logits) and the same
+        position's in one full causal pass over the sentence.
+    """
+
+    tokens: tuple[str, ...]
+    layer: int
+    head: int
+    weights: NDArray[np.float64]
+    step_bytes: int
+    max_gap: float
+
+
+def sentence_text(words: Sequence[str]) -> str:
+    """Words as one text, punctuation against the word before it: ``("slept", ".")`` -> ``"slept."``."""
+    return re.sub(r" (?=[.,;:!?])", "", " ".join(words))
+
+
+@functools.cache
+def real_decoding(text: str) -> RealDecoding:
+    """``text`` through :class:`~attnmath.decoder_cache.IncrementalDecoder` a token at a time (cached).
+
+    Raises
+    ------
+    ValueError
+        If the text has more than :data:`MAX_DECODED` tokens.
+    """
+    ids = tokenize(text)
+    if len(ids) > MAX_DECODED:
+        raise ValueError(f"{text!r} is {len(ids)} tokens; section 6 lays out at most {MAX_DECODED}")
+    cache = IncrementalDecoder()
+    steps = [cache.append(int(i)) for i in ids]
+    full = forward(ids).logits
+    layer, head, _ = induction(SINK_LENGTH, SINK_SEED).heads.best_previous
+    weights = np.zeros((len(ids), len(ids)))
+    for t, step in enumerate(steps):
+        weights[t, : t + 1] = step.attention[layer, head]
+    gap = max(float(np.abs(step.logits - full[t]).max()) for t, step in enumerate(steps))
+    return RealDecoding(token_texts(ids), layer, head, weights, cache_bytes(), gap)
 
 
 def kib(n_bytes: int) -> str:

@@ -83,6 +83,12 @@ def test_file_chooses_orders_and_overrides(lecturer_file):
     ("text", "match"),
     [
         ("[KVCacheGrowth]\nn_prompt = 10\n", "n_prompt must be smaller"),
+        (  # 12 words the tokenizer splits into many pieces: more rows than section 6 lays out
+            '[KVCacheGrowth]\nwords = ["Xylophonists", "quixotically", "juxtapose", "zygomorphic", '
+            '"phlogiston", "quasars", "with", "kaleidoscope", "syzygies", "and", "flummoxed", "gnus"]\n',
+            r"\[KVCacheGrowth\] words make \d+ of SmolLM2-135M-Instruct's tokens, "
+            "and section 6 lays out at most 14",
+        ),
         ("[TemperatureSweep]\nscores = [1]\n", "scores must be a list of 2 to 16"),
         ("[TemperatureSweep]\nspeed = 2\n", r"unknown key\(s\) \['speed'\]"),
         ("scenes = []\n", "non-empty list"),

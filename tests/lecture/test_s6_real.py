@@ -5,17 +5,21 @@ import math
 import numpy as np
 import pytest
 
-from attnmath.decoder import tokenize
+from attnmath.decoder import forward, token_texts, tokenize
 from attnmath.decoder_spec import MAX_TOKENS, MODEL_FILE
+from lecture.sections.s6_kv_cache import KVCacheParameters
 from lecture.sections.s6_real import (
+    MAX_DECODED,
     MODEL_NAME,
     WEIGHT_BITS,
     decoder_figure,
     kib,
     reading,
+    real_decoding,
     real_eviction,
     real_memory,
     real_sinks,
+    sentence_text,
 )
 from tests import naive_decoder
 
@@ -88,3 +92,18 @@ def test_the_explore_figure_carries_every_prediction_and_its_trailing_mean():
     for c, row in zip(caches, rows, strict=True):
         np.testing.assert_allclose(eviction["trailing"][c], naive_decoder.trailing(row, width), atol=1e-6)
     assert len(eviction["texts"]) == tokens and eviction["texts"][:2] == ['"When"', '" we"']
+
+
+def test_decoding_through_the_cache_draws_a_real_head_and_matches_the_full_pass():
+    words = KVCacheParameters().words
+    ids = tokenize(" ".join(words).replace(" .", "."))
+    decoded = real_decoding(sentence_text(words))
+    assert decoded.tokens == token_texts(ids) and len(ids) <= MAX_DECODED
+    previous = naive_decoder.head_shares()[2][1]
+    assert (decoded.layer, decoded.head) == np.unravel_index(np.argmax(previous), previous.shape)
+    full = forward(ids).attention[decoded.layer, decoded.head]  # one causal pass, no cache
+    np.testing.assert_allclose(decoded.weights, full, atol=1e-4)
+    assert decoded.step_bytes == 30 * 2 * 3 * 64 * 2
+    assert 0 <= decoded.max_gap < 1e-3  # what the voice says: each step's scores match the full pass
+    with pytest.raises(ValueError, match=f"at most {MAX_DECODED}"):
+        real_decoding(" ".join(["word"] * (MAX_DECODED + 1)))
