@@ -10,8 +10,8 @@ output unchanged (``tests/manim_patches/``).
 - held frames (:func:`install`): a frozen frame was converted to YUV once per
   repeat, and x264 ran at ``medium``. Gain: about 40% of a held frame's encode;
   with ``superfast``, a third less CPU for a 1080p60 render at equal or better PSNR.
-- SVG disk cache (:func:`install`): every render process parsed every Text and
-  TeX again. Gain: about a fifth of a 480p15 render of section 3's scene.
+- SVG disk cache (:func:`install`, :mod:`manim_patches.svgcache`): every render process parsed
+  every Text and TeX again. Gain: about a fifth of a 480p15 render of section 3's scene.
 - cairo path cache (:class:`PathCachedCamera`): unchanged shapes rebuilt their
   path every frame. Gain: about a quarter of a 1080p60 render's drawing time.
 - exact skipping (:class:`ExactRenderer`): a skipped animation moved the clock
@@ -36,11 +36,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
-import pickle
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, Self
 
 import av
@@ -53,8 +51,7 @@ from manim.mobject.svg.svg_mobject import SVGMobject
 from manim.renderer.cairo_renderer import CairoRenderer
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
-from atomic_files import write_bytes
-from atomic_files.shared import MOBJECTS
+from manim_patches.svgcache import MANIM_INIT_SVG, SVG_FOLDER, cached_svg_path, init_from_disk
 
 __all__ = [
     "WRITTEN_FOR",
@@ -149,66 +146,6 @@ def write_frame_once(self: Any, pixels: Any, *, repeat: int = 1) -> None:
                 self._container.mux(packet)
     except BaseException as error:
         raise self._operation_error("encode", error) from error
-
-
-# -- parsed SVGs kept on disk ---------------------------------------------------------------------------
-
-SVG_FOLDER = "mobjects"
-"""The SVG cache's folder, beside manim's ``texts/`` (the build copies and merges it with the others)."""
-
-MANIM_INIT_SVG = SVGMobject.init_svg_mobject
-
-
-def cached_svg_path(mob: SVGMobject) -> Path | None:
-    """Where the parse of ``mob``'s SVG is kept; None when it has no readable file."""
-    try:
-        data = mob.get_file_path().read_bytes()
-    except (OSError, ValueError):
-        return None
-    key = hashlib.sha256()
-    form = 2  # 2: the parent's own sheen direction is kept too (init_from_disk)
-    shape = (manim.__version__, type(mob).__name__, mob.svg_default, mob.path_string_config, config.renderer)
-    key.update(repr((*shape, form)).encode())
-    key.update(data)
-    return Path(config.get_dir("text_dir")).parent / SVG_FOLDER / f"{key.hexdigest()[:32]}.pickle"
-
-
-def _load(path: Path) -> Any | None:
-    try:
-        with path.open("rb") as fh:
-            return pickle.load(fh)
-    except Exception:  # missing, half-copied or from another manim: parse again
-        return None
-
-
-def _store(path: Path, mob: SVGMobject) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_bytes(path, pickle.dumps(mob.copy(), protocol=pickle.HIGHEST_PROTOCOL))
-        MOBJECTS.put(path)
-    except OSError:
-        pass  # a read-only cache only costs the next render a parse
-
-
-def init_from_disk(self: SVGMobject, use_svg_cache: bool) -> SVGMobject:
-    """Manim's ``init_svg_mobject``, with the parsed submobjects read from and kept on disk."""
-    path = cached_svg_path(self)  # also for Text, which skips manim's dictionary: the key is the SVG
-    if path is not None and not path.is_file():
-        MOBJECTS.get(path.name, path.parent)  # parsed before for another media folder
-    mob = _load(path) if path is not None else None
-    if mob is None:
-        # Parsed, not copied from manim's in-memory map: a copy from there keeps the parent's
-        # sheen direction unflipped (below), so two makings of one SVG would differ.
-        MANIM_INIT_SVG(self, False)
-        if path is not None:
-            _store(path, self)
-        return self
-    self.add(*mob)
-    self.id_to_vgroup_dict = mob.id_to_vgroup_dict
-    # The parse flips the whole SVG (y down to y up), which turns the parent's own sheen
-    # direction too; copy it, so a loaded SVG equals a parsed one (state_digest sees it).
-    self.sheen_direction = np.array(mob.sheen_direction)
-    return self
 
 
 # -- cairo paths of unchanged shapes reused -------------------------------------------------------------

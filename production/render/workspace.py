@@ -67,7 +67,12 @@ def keep_new_cache_files(view: Path, shared: Path) -> None:
             (shared / kind).mkdir(parents=True, exist_ok=True)
             for f in (view / kind).iterdir():
                 target = shared / kind / f.name
-                if f.is_file() and not f.name.endswith("_.svg") and not target.exists():
+                if (
+                    f.is_file()
+                    and not f.name.endswith("_.svg")
+                    and not f.name.startswith(".")
+                    and not target.exists()
+                ):
                     copy_file(f, target)
         add_typeset(view)
     except OSError:

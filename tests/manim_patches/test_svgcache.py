@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 import numpy as np
 import pytest
 from manim import MathTex, Text, tempconfig
@@ -86,3 +89,32 @@ def test_a_parse_kept_for_one_media_folder_serves_another(tmp_path, monkeypatch)
     second = _build(tmp_path / "two", original=False)  # its own empty caches
     assert parses == [] and len(list((tmp_path / "two" / manim_patches.SVG_FOLDER).glob("*.pickle"))) >= 2
     assert _digest(first) == _digest(second)
+
+
+def test_two_parses_of_one_svg_take_turns(tmp_path) -> None:
+    """Manim parses through a ``<name>_.svg`` beside the SVG and deletes it: a second parse of that SVG,
+    in another process or thread, waits for the first instead of deleting its copy."""
+    from types import SimpleNamespace
+
+    from manim_patches.svgcache import _parsing
+
+    svg = SimpleNamespace(get_file_path=lambda: tmp_path / "texts" / "one.svg")
+    other = SimpleNamespace(get_file_path=lambda: tmp_path / "texts" / "two.svg")
+    kept = tmp_path / manim_patches.SVG_FOLDER / "key.pickle"
+    spans: dict[str, tuple[float, float]] = {}
+
+    def parse(name: str, mob, seconds: float) -> None:
+        with _parsing(mob, kept):
+            start = time.monotonic()
+            time.sleep(seconds)
+            spans[name] = (start, time.monotonic())
+
+    first = threading.Thread(target=parse, args=("first", svg, 0.4))
+    first.start()
+    time.sleep(0.1)  # the first holds its SVG's lock
+    parse("other", other, 0.0)  # another SVG's parse does not wait for it
+    parse("second", svg, 0.0)  # the same SVG's does
+    first.join()
+    assert spans["other"][0] < spans["first"][1] <= spans["second"][0]
+    with _parsing(svg, None):  # no cache folder: nothing to lock in, and it still parses
+        pass
