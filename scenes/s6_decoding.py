@@ -11,7 +11,7 @@ they match. The numbers are :func:`lecture.sections.s6_real.real_decoding`'s.
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Mobject, Rectangle, Square, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Mobject, Rectangle, VGroup
 
 from drawing import theme
 from drawing.text import label
@@ -22,11 +22,12 @@ from scenes.base import Mixin
 
 __all__ = ["CachedDecoding", "gap_text"]
 
-MAP_SIDE = 4.0  # the causal map's side
-MAP_CENTRE = np.array([-3.4, -0.35, 0.0])
-STACK_X = 0.0  # the cache stack's centre
-TEXT_X = 1.1  # the left edge of the cache's size and of the check
-SLOT_H = 0.34  # one token's keys and values in the stack
+MAP_SIDE = 4.0  # the causal map's width at most: less when long tokens leave less room
+MAP_BOTTOM = -2.45  # the map's and the stack's bottom edge; the top is as high as their rows need
+ROW = 0.4  # a row's height: the rows' names (small text) never overlap; 12 rows reach the top
+MAP_RIGHT = 0.0  # the map's room ends here; the row names take the room left of it
+STACK_X = 0.9  # the cache stack's centre
+TEXT_X = 1.65  # the left edge of the cache's size and of the check: the longest line ends in the safe area
 
 
 def gap_text(gap: float) -> str:
@@ -87,35 +88,40 @@ class CachedDecoding(Mixin[KVCacheParameters]):
 
     @staticmethod
     def causal_rows(decoded: RealDecoding) -> tuple[list[Mobject], list[VGroup], VGroup]:
-        """(each query token's name left of its row; each row's cells lit by the head's weights; a frame)."""
+        """(each query token's name left of its row; each row's cells lit by the head's weights; a frame).
+
+        The names take the room they need from the left edge; the map is centred in what is left.
+        """
         n = len(decoded.tokens)
-        cell = MAP_SIDE / max(n, 10)  # up to 10 tokens, a fixed size; more, smaller
-        side = cell * n
-        frame = Rectangle(width=side, height=side, color=theme.MUTED, stroke_width=1.5).move_to(MAP_CENTRE)
+        names: list[Mobject] = [label(t.strip() or "\u2423", small=True) for t in decoded.tokens]
+        room_left = theme.SAFE_LEFT + max(m.width for m in names) + 0.15
+        room = min(MAP_SIDE, MAP_RIGHT - room_left)
+        width, height = room / max(n, 10), ROW  # up to 10 tokens, square cells; more, narrower
+        left = room_left + (room - width * n) / 2
+        frame = Rectangle(width=width * n, height=height * n, color=theme.MUTED, stroke_width=1.5)
+        frame.move_to([left + width * n / 2, MAP_BOTTOM + height * n / 2, 0])
         corner = frame.get_corner(UP + LEFT)
         cells: list[VGroup] = []
-        names: list[Mobject] = []
         for t in range(n):
             row = VGroup()
             for j in range(t + 1):
-                square = Square(side_length=cell, stroke_width=0.5, stroke_color=theme.MUTED)
-                at = corner + np.array([(j + 0.5) * cell, -(t + 0.5) * cell, 0.0])
+                square = Rectangle(width=width, height=height, stroke_width=0.5, stroke_color=theme.MUTED)
+                at = corner + np.array([(j + 0.5) * width, -(t + 0.5) * height, 0.0])
                 row.add(square.set_fill(theme.WEIGHT, opacity=float(decoded.weights[t, j])).move_to(at))
             cells.append(row)
-            name = label(decoded.tokens[t].strip() or "\u2423", small=True)
-            names.append(name.next_to(row[0], LEFT, buff=0.15).set_x(corner[0] - 0.15 - name.width / 2))
+            names[t].move_to([corner[0] - 0.15 - names[t].width / 2, row[0].get_y(), 0])
         keys = label("keys: earlier tokens", small=True, color=theme.MUTED).next_to(frame, DOWN, buff=0.15)
         return names, cells, VGroup(frame, keys)
 
     @staticmethod
     def cache_stack(decoded: RealDecoding) -> list[VGroup]:
         """One slot a token, keys beside values, stacked down from the top as the cache grows."""
-        n, top = len(decoded.tokens), MAP_CENTRE[1] + MAP_SIDE / 2
-        pitch = min(SLOT_H, MAP_SIDE / n)
+        n = len(decoded.tokens)
+        pitch, top = ROW, MAP_BOTTOM + ROW * n  # a slot beside each row
         slots = []
         for t in range(n):
-            k = Rectangle(width=0.7, height=0.8 * pitch, color=theme.KEY, fill_opacity=0.6, stroke_width=1)
-            v = Rectangle(width=0.7, height=0.8 * pitch, color=theme.VALUE, fill_opacity=0.6, stroke_width=1)
+            k = Rectangle(width=0.5, height=0.8 * pitch, color=theme.KEY, fill_opacity=0.6, stroke_width=1)
+            v = Rectangle(width=0.5, height=0.8 * pitch, color=theme.VALUE, fill_opacity=0.6, stroke_width=1)
             slot = VGroup(k, v).arrange(RIGHT, buff=0.06)
             slots.append(slot.move_to([STACK_X, top - (t + 0.5) * pitch, 0]))
         return slots
@@ -124,16 +130,18 @@ class CachedDecoding(Mixin[KVCacheParameters]):
     def cache_count(decoded: RealDecoding, t: int) -> Mobject:
         """The cache's size after ``t`` tokens, right of the stack: tokens, and tokens times bytes a token."""
         per_token, total = kib(decoded.step_bytes), kib(t * decoded.step_bytes)
-        size = label(f"{t} x {per_token} KiB = {total} KiB", small=True, color=theme.KEY)
         name = label(f"cache: {t} tokens", small=True, color=theme.TEXT)
-        both = VGroup(name, size).arrange(DOWN, buff=0.15, aligned_edge=LEFT)
-        return both.move_to([TEXT_X, MAP_CENTRE[1] + MAP_SIDE / 2, 0], aligned_edge=UP + LEFT)
+        product = label(f"{t} x {per_token} KiB", small=True, color=theme.KEY)
+        both = VGroup(name, product, label(f"= {total} KiB", small=True, color=theme.KEY))
+        both.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        top = MAP_BOTTOM + ROW * len(decoded.tokens)
+        return both.move_to([TEXT_X, top, 0], aligned_edge=UP + LEFT)
 
     @staticmethod
     def full_pass_check(decoded: RealDecoding) -> Mobject:
         """The largest gap between the cached steps' scores and one full pass, under the stack."""
         lines = VGroup(
             label("cached vs one full pass:", small=True, color=theme.TEXT),
-            label(f"largest score gap {gap_text(decoded.max_gap)}", small=True, color=theme.VALUE),
+            label(f"largest gap: {gap_text(decoded.max_gap)}", small=True, color=theme.VALUE),
         ).arrange(DOWN, buff=0.15, aligned_edge=LEFT)
-        return lines.move_to([TEXT_X, MAP_CENTRE[1] - MAP_SIDE / 2, 0], aligned_edge=DOWN + LEFT)
+        return lines.move_to([TEXT_X, MAP_BOTTOM, 0], aligned_edge=DOWN + LEFT)

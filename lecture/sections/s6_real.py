@@ -67,7 +67,7 @@ WINDOW = 64
 """The sliding window's length in tokens (the query's own included)."""
 SINKS = 4
 """The first tokens StreamingLLM's cache keeps beside the window."""
-MAX_DECODED = 14
+MAX_DECODED = 12
 """The most tokens section 6's decoding beat lays out: one grid row each, readable at 640 pixels."""
 TRAILING = 16
 """The page draws each cache's loss as the mean of the last this-many predictions (one token is noisy)."""

@@ -87,7 +87,7 @@ def test_file_chooses_orders_and_overrides(lecturer_file):
             '[KVCacheGrowth]\nwords = ["Xylophonists", "quixotically", "juxtapose", "zygomorphic", '
             '"phlogiston", "quasars", "with", "kaleidoscope", "syzygies", "and", "flummoxed", "gnus"]\n',
             r"\[KVCacheGrowth\] words make \d+ of SmolLM2-135M-Instruct's tokens, "
-            "and section 6 lays out at most 14",
+            "and section 6 lays out at most 12",
         ),
         ("[TemperatureSweep]\nscores = [1]\n", "scores must be a list of 2 to 16"),
         ("[TemperatureSweep]\nspeed = 2\n", r"unknown key\(s\) \['speed'\]"),

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import pytest
 
+from attnmath.decoder import tokenize
 from lecture.clips import find_clip
 from lecture.config import load_config
 from lecture.parameters import MAX_TEXT, MAX_TEXT_WORD, MAX_WORD, ConfigError
+from lecture.sections.s6_real import MAX_DECODED
 from lecture.settings import ENV, SceneSettings
 from tests.scenes.conftest import SceneRun
 
 # 80 characters: the longest title and subtitle accepted, one with a 24-character word.
 TITLE = "Attention in practice: kernels, temperatures, heads, caches and everything else!"
 SUBTITLE = "weights that depend on the query, explained slowly with counterrevolutionaryisms"
-WORDS = [f"{w:x<{MAX_WORD}}" for w in ("The", "small", "dog", "chased", "a", "cat")] * 2
+# 12 words of 12 letters, each one of the decoder's tokens: section 6 also decodes them (at most 12 tokens).
+WORDS = "Additionally architecture accompanying achievements accumulating acknowledged acquaintance \
+administered advancements agricultural alphabetical alternatives".split()
 
 
 def lecture_file(tmp_path, monkeypatch) -> None:
@@ -30,6 +34,7 @@ def test_the_examples_are_the_longest_accepted():
     assert len(TITLE) == MAX_TEXT and len(SUBTITLE) == MAX_TEXT
     assert max(len(w) for w in SUBTITLE.split()) == MAX_TEXT_WORD
     assert all(len(w) == MAX_WORD for w in WORDS) and len(WORDS) == 12
+    assert len(tokenize(" ".join(WORDS))) <= MAX_DECODED  # the most the decoding beat lays out
 
 
 @pytest.mark.parametrize("scene", ["LectureTitle", "KVCacheGrowth"])
@@ -45,6 +50,7 @@ def test_longest_lecturer_text_fits_at_a_readable_size(scene, tmp_path, monkeypa
     [
         (f'title = "{"x" * (MAX_TEXT_WORD + 1)}"', "longer than 24 characters; break it"),
         ('[KVCacheGrowth]\nwords = ["a", "abcdefghijklm"]', "at most 12 characters"),
+        (f"[KVCacheGrowth]\nwords = {['xylophonexyz'] * 12}", f"section 6 lays out at most {MAX_DECODED}"),
     ],
 )
 def test_longer_text_is_refused_with_one_line(tmp_path, line, match):
