@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-import numpy as np
-
 from lecture.parameters import Integer, Parameters, lecturer
 from lecture.questions import Option, Question
 from lecture.section import Section
@@ -25,9 +23,7 @@ class FixedVsQueryParameters(Parameters):
 
 
 def questions(p: FixedVsQueryParameters) -> list[Question]:
-    """Where the weights go when the query moves; why the learned similarity lost on fresh points."""
-    n = p.n_points
-    w = float(np.full(n, 1.0 / n)[0])
+    """Where the weights go when the query moves; a kernel's symmetry; why the learned similarity lost."""
     return [
         Question(
             "The query moves to the right. Which of the three estimators' weights move with it?",
@@ -50,12 +46,23 @@ def questions(p: FixedVsQueryParameters) -> list[Question]:
             ),
         ),
         Question(
-            f"The mean weighs each of the {n} points by 1/N. If the query moves, what weight does each "
-            "point get?",
-            f"Still 1/{n} = {w:.2f}: the mean's weights never look at the query. Only the kernel and "
-            "attention move their weights with it.",
+            "Two points sit at the same distance from the query, one on each side. How do the Gaussian "
+            "kernel's weights on them compare?",
+            "They are equal: the Gaussian kernel sees only the distance |q \u2212 x_i|, the same for both. A "
+            "learned similarity need not be symmetric; its weights may favour one side.",
             "",
             "",
+            (
+                Option("They are equal"),
+                Option(
+                    "The point to the right gets more",
+                    "The kernel looks only at the distance from the query, which is the same on both sides.",
+                ),
+                Option(
+                    "The taller point gets more",
+                    "Kernel weights look at positions alone, never at the heights they average.",
+                ),
+            ),
         ),
         Question(
             "The learned similarity beat the Gaussian on the points it was tuned on, and lost on fresh "
@@ -65,6 +72,17 @@ def questions(p: FixedVsQueryParameters) -> list[Question]:
             "compare, is where learning the similarity pays.",
             "",
             "",
+            (
+                Option(
+                    "The Gaussian's bandwidth was badly chosen",
+                    "The Gaussian was tuned on the same errors, and it held up on the fresh points.",
+                ),
+                Option("It fitted the noise of the points it was tuned on"),
+                Option(
+                    "Learned similarities never beat a fixed kernel",
+                    "With more data, or inputs no fixed kernel compares well, learning the similarity pays.",
+                ),
+            ),
         ),
     ]
 

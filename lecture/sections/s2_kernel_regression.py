@@ -29,11 +29,9 @@ class KernelRegressionParameters(Parameters):
 
 
 def questions(p: KernelRegressionParameters) -> list[Question]:
-    """The widest and narrowest bandwidths' estimates, with k_eff at each."""
+    """The widest bandwidth's estimate, what doubled heights do, and the narrowest bandwidth's weight."""
     x, y = noisy_sine(p.n_points, noise=p.noise, seed=p.seed)
-    wide = kernel_weights(np.array([p.query]), x, p.sigma_range[1])[0]  # (N,)
     narrow = kernel_weights(np.array([p.query]), x, p.sigma_range[0])[0]  # (N,)
-    k_wide = float(np.exp(-np.sum(wide * np.log(wide))))
     nearest = int(np.argmax(narrow))
     return [
         Question(
@@ -54,18 +52,37 @@ def questions(p: KernelRegressionParameters) -> list[Question]:
             ),
         ),
         Question(
-            f"As the bandwidth \u03c3 grows without bound, what does k_eff approach for these {x.size} "
-            "samples, and what does the estimate become?",
-            f"k_eff \u2192 N = {x.size} (at \u03c3 = {p.sigma_range[1]:g} it reads {k_wide:.1f}): every "
-            "sample weighs the same.",
+            "Double every sample's height y, keeping their positions. What happens to the estimate at each "
+            "query?",
+            "It doubles: the weights depend only on the positions, so the same weights now average doubled "
+            "heights.",
             "",
             "",
+            (
+                Option("It doubles"),
+                Option(
+                    "It stays the same",
+                    "The weights stay, but they now average heights that are twice as large.",
+                ),
+                Option(
+                    "Its weight moves to the tallest samples",
+                    "Kernel weights look only at positions, never at the heights they average.",
+                ),
+            ),
         ),
         Question(
             f"As \u03c3 shrinks toward 0, which sample takes all the weight at the query q = {p.query:g}?",
             f"The nearest one, at x = {float(x[nearest]):.2f}: its weight tends to 1 and k_eff to 1.",
             "",
             "",
+            (
+                Option("The tallest sample", "Kernel weights look only at positions, never at heights."),
+                Option("The nearest sample"),
+                Option(
+                    "Every sample equally",
+                    "Equal weights come at the widest bandwidth; a narrow one favours the nearest.",
+                ),
+            ),
         ),
     ]
 

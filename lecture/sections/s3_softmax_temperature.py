@@ -59,6 +59,17 @@ def questions(p: TemperatureParameters) -> list[Question]:
             f"\u03c4 = {p.tau_range[1]:g}).",
             "",
             "",
+            (
+                Option("The top score"),
+                Option(
+                    "The plain mean of the scores",
+                    "The mean is where the average score goes as \u03c4 grows; J* stays above the top score.",
+                ),
+                Option(
+                    "Zero",
+                    "The log of a sum holds its largest term, so J* is never below the top score.",
+                ),
+            ),
         ),
         Question(
             "Add a uniform prior. Do the weights change? What happens to J at \u03c4 = 0.6?",
@@ -66,6 +77,17 @@ def questions(p: TemperatureParameters) -> list[Question]:
             f"{float(coda):.2f} to {with_prior:.2f}.",
             "",
             "",
+            (
+                Option(
+                    "The weights flatten toward uniform",
+                    "A uniform prior adds one constant to every score, and softmax ignores a shared shift.",
+                ),
+                Option(
+                    "Nothing changes at all",
+                    "The weights stay, but J now subtracts a KL term that is lower by \u03c4 log N.",
+                ),
+                Option("The weights stay; J drops by \u03c4 log N"),
+            ),
         ),
     ]
 

@@ -53,9 +53,21 @@ def questions(_p: KernelVariantsParameters) -> list[Question]:
             "Which of these can decode with a fixed-size state instead of every past key and value: "
             "softmax, linear attention, a local window, ALiBi, T5?",
             "Linear attention (one d\u00d7d state and a normaliser) and the window (its last w entries). "
-            "Softmax, ALiBi and T5 all weigh every past key with e^{q\u00b7k/\u03c4}, so they keep them all.",
+            "Softmax, ALiBi and T5 weigh every past key by e^{q\u00b7k/\u03c4} (times a position factor for "
+            "ALiBi and T5), so they keep them all.",
             "",
             "",
+            (
+                Option(
+                    "Only linear attention",
+                    "A window keeps only its last w keys and values, a fixed size too.",
+                ),
+                Option(
+                    "All but plain softmax",
+                    "ALiBi and T5 add position biases to softmax's scores, so every past key still counts.",
+                ),
+                Option("Linear attention and the local window"),
+            ),
         ),
         Question(
             f"A causal window keeps each query's last w = {w} keys, its own included. How many "
@@ -63,6 +75,17 @@ def questions(_p: KernelVariantsParameters) -> list[Question]:
             f"{window:,} against {full:,}: about N\u00b7w instead of N\u00b2/2.",
             "",
             "",
+            (
+                Option("About N\u00b7w instead of about half of N\u00b2"),
+                Option(
+                    "The same: every query still scores every key",
+                    "Each query scores only the keys inside its window, at most w of them.",
+                ),
+                Option(
+                    "About w\u00b2, whatever N is",
+                    "Every one of the N queries scores up to w keys, so the count grows with N.",
+                ),
+            ),
         ),
     ]
 

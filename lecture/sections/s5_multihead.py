@@ -67,6 +67,17 @@ def questions(_p: HeadRoutingParameters) -> list[Question]:
             "its own projection of them, a different summary of the same words.",
             "",
             "",
+            (
+                Option(
+                    "Each head sees different words",
+                    "Every head reads all the same words; what differs is how it projects and weighs them.",
+                ),
+                Option("Each has its own query, key and value projections"),
+                Option(
+                    "Softmax gives random weights",
+                    "Softmax is a fixed function: the same scores always give the same weights.",
+                ),
+            ),
         ),
     ]
 

@@ -12,15 +12,21 @@ from attnmath import (
     Sentence,
     causal_mask,
     kv_cache_bytes,
-    linear_state_bytes,
     previous_token_projections,
-    raw_cache_overtakes,
 )
 from attnmath.decoder_weights import DecoderError, load_decoder
 from lecture.parameters import ConfigError, Integer, Parameters, Words, lecturer
 from lecture.questions import Option, Question
 from lecture.section import Figure, Section, floats
-from lecture.sections.s6_real import MAX_DECODED, MODEL_NAME, decoder_figure, kib, real_memory, sentence_text
+from lecture.sections.s6_real import (
+    MAX_DECODED,
+    MODEL_NAME,
+    decoder_figure,
+    kib,
+    real_eviction,
+    real_memory,
+    sentence_text,
+)
 
 __all__ = ["KVCacheParameters", "SECTION", "MODEL", "CONTEXT", "RELATIVE_CLAUSE", "decode_weights"]
 
@@ -86,12 +92,12 @@ def token_count(text: str) -> int:
 
 
 def questions(_p: KVCacheParameters) -> list[Question]:
-    """The raw cache at twice the context, a real model's with grouped-query attention, against linear's."""
+    """The raw cache at twice the context; a real model's cache ungrouped; what an evicting cache keeps."""
     long = kv_cache_bytes(**MODEL, seq_len=2 * CONTEXT) / 2**30
     real = real_memory()
-    state = linear_state_bytes(**MODEL)
     per_token = kv_cache_bytes(**MODEL, seq_len=1)
-    overtakes = raw_cache_overtakes(**MODEL)
+    evicted = real_eviction()
+    full, windowed, sinks = (f"{x:.0f}" for x in evicted.perplexities)
     return [
         Question(
             f"The section's model keeps {per_token // 1024} KiB of raw cache a token. Double the context, "
@@ -113,21 +119,45 @@ def questions(_p: KVCacheParameters) -> list[Question]:
             ),
         ),
         Question(
-            f"SmolLM2-135M has {real.n_layers} layers; its {real.n_heads} query heads share "
-            f"{real.n_kv_heads} key-value heads (grouped-query attention), each {real.head_dim} wide. "
-            "How big is its fp16 cache a token?",
-            f"{kib(real.grouped)} KiB ({real.grouped:,} bytes): a key and a value per layer and key-value "
-            f"head. With one key-value head per query head it would be {kib(real.ungrouped)} KiB.",
+            f"SmolLM2-135M keeps {kib(real.grouped)} KiB of fp16 cache a token: in each of its "
+            f"{real.n_layers} layers, {real.n_heads} query heads share {real.n_kv_heads} key-value heads. "
+            "Give every query head its own key-value head: what happens to the cache a token?",
+            f"It triples, to {kib(real.ungrouped)} KiB: the cache holds a key and a value for each key-value "
+            f"head, and there are now {real.n_heads} of them instead of {real.n_kv_heads}. The query heads "
+            "keep nothing.",
             "",
             "",
+            (
+                Option(
+                    "It stays the same",
+                    "The cache stores a key and a value for each key-value head, so more of them store more.",
+                ),
+                Option(
+                    "It grows ninefold",
+                    "The key-value heads go from three to nine a layer: three times as many, not nine.",
+                ),
+                Option("It triples"),
+            ),
         ),
         Question(
-            f"Linear attention's states and normalisers take {state / 2**20:.2f} MiB at any length. "
-            "After how many tokens does the raw cache take more?",
-            f"From {overtakes} tokens on: {overtakes - 1} tokens take "
-            f"{(overtakes - 1) * per_token / 2**20:.2f} MiB, just under.",
+            f"SmolLM2 reads a passage with a cache that keeps only its last {evicted.window} tokens, and its "
+            f"loss rises. Which {evicted.sinks} more tokens, kept, bring most of it back?",
+            f"The first {evicted.sinks}: most of its heads park spare weight on the first token, an "
+            f"attention sink. Perplexity is {full} with the full cache, {windowed} with the window, and "
+            f"{sinks} with the sinks kept beside it.",
             "",
             "",
+            (
+                Option(f"The first {evicted.sinks} tokens"),
+                Option(
+                    "Those just before the window",
+                    "They are ordinary context; the heads park their spare weight on the first token.",
+                ),
+                Option(
+                    "Any tokens: more context helps",
+                    "Only the first tokens bring most of it back, because the heads use them as sinks.",
+                ),
+            ),
         ),
     ]
 

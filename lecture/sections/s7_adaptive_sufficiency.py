@@ -14,7 +14,7 @@ __all__ = ["SECTION"]
 
 
 def questions(_p: Parameters) -> list[Question]:
-    """Why the cache keeps raw keys; two queries' summaries of the same words."""
+    """Why the cache keeps raw keys; two queries' summaries of the same words; known queries would fold."""
     a = softmax(np.array([2.0, 0.0, 0.0]), 1.0)
     b = softmax(np.array([0.0, 0.0, 2.0]), 1.0)
     return [
@@ -39,11 +39,43 @@ def questions(_p: Parameters) -> list[Question]:
             ),
         ),
         Question(
-            "Two queries over the same three words score them (2, 0, 0) and (0, 0, 2). At \u03c4 = 1, "
-            "what weight does each put on the first word?",
-            f"{float(a[0]):.2f} and {float(b[0]):.2f}: the same words, two summaries, one per query.",
+            "Two queries score the same three words (2, 0, 0) and (0, 0, 2). At \u03c4 = 1, can one weighted "
+            "average of the words serve both?",
+            f"No: the first puts {float(a[0]):.2f} of its weight on the first word, the second "
+            f"{float(b[0]):.2f}. The same words, two summaries, one per query.",
             "",
             "",
+            (
+                Option(
+                    "Yes: the words are the same",
+                    "The weights come from each query's own scores, so each averages the words its own way.",
+                ),
+                Option(
+                    "Yes: average the two queries' weights",
+                    "Each output uses its own query's weights; a shared average is right for neither.",
+                ),
+                Option("No: each query weighs the words its own way"),
+            ),
+        ),
+        Question(
+            "Suppose every future query were known in advance. What could a decoder keep instead of its raw "
+            "keys and values?",
+            "For each known query, a running weighted sum of the values and its normaliser: with the query "
+            "fixed, each token's weight e^{q\u00b7k/\u03c4} is one number, added as the token arrives. "
+            "Attention keeps the raw cache because the queries are not known in advance.",
+            "",
+            "",
+            (
+                Option(
+                    "Nothing less than every key and value",
+                    "With the query fixed, each token's weight is one number, so a running sum is exact.",
+                ),
+                Option("A running sum and normaliser per query"),
+                Option(
+                    "Only the last key and value",
+                    "A known query may still weigh any earlier token; the last one alone loses the rest.",
+                ),
+            ),
         ),
     ]
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import re
-from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -16,6 +15,7 @@ from attnmath.datasets import RETRIEVAL_SCORES, noisy_sine
 from lecture.clips import LECTURE, find_clip
 from lecture.sections.s2_kernel_regression import KernelRegressionParameters
 from lecture.sections.s3_softmax_temperature import TemperatureParameters
+from tests import naive_decoder
 
 NUMBER = re.compile(r"(?<![\w.^{])(-?\d[\d,]*(?:\.\d+)?)(?![\w}])")
 """Numbers as the questions write them (thousands separated by commas); not inside s_i or e^{...}."""
@@ -25,29 +25,26 @@ def numbers(text: str) -> list[str]:
     return [n.replace(",", "") for n in NUMBER.findall(text)]
 
 
-def gaussian_k_eff(query: float, x: np.ndarray, sigma: float) -> float:
-    """e to the entropy of Gaussian kernel weights, by a naive loop."""
-    raw = [math.exp(-((query - xi) ** 2) / (2 * sigma**2)) for xi in x]
-    w = [r / sum(raw) for r in raw]
-    return math.exp(-sum(wi * math.log(wi) for wi in w if wi > 0))
+Expected = list[tuple[list[str], list[str], list[str]]]
+"""Per question: the numbers in its prompt, in its answer, and in its options with their reasons."""
 
 
-def expected_fixed_vs_query() -> list[tuple[list[str], list[str]]]:
-    return [([], ["1"]), (["10", "1"], ["1", "10", f"{float(Fraction(1, 10)):.2f}"]), ([], [])]
+def expected_fixed_vs_query() -> Expected:
+    return [([], ["1"], ["1"]), ([], [], []), ([], [], [])]  # 1/N
 
 
-def expected_kernel_regression() -> list[tuple[list[str], list[str]]]:
+def expected_kernel_regression() -> Expected:
     p = KernelRegressionParameters()
     x, y = noisy_sine(p.n_points, noise=p.noise, seed=p.seed)
     nearest = float(x[np.argmin(np.abs(x - p.query))])
     return [
-        ([], [f"{float(np.mean(y)):.2f}"]),
-        (["20"], ["20", f"{p.sigma_range[1]:g}", f"{gaussian_k_eff(p.query, x, p.sigma_range[1]):.1f}"]),
-        (["0", f"{p.query:g}"], [f"{nearest:.2f}", "1", "1"]),
+        ([], [f"{float(np.mean(y)):.2f}"], []),
+        ([], [], []),
+        (["0", f"{p.query:g}"], [f"{nearest:.2f}", "1", "1"], []),
     ]  # fmt: skip
 
 
-def expected_temperature() -> list[tuple[list[str], list[str]]]:
+def expected_temperature() -> Expected:
     s, p = np.asarray(RETRIEVAL_SCORES), TemperatureParameters()
     cold, hot = p.tau_range
     a = scipy_softmax(s / 0.6)
@@ -55,36 +52,41 @@ def expected_temperature() -> list[tuple[list[str], list[str]]]:
     uniform = float(a @ s - 0.6 * entropy(a, np.full(s.size, 1 / s.size)))
     e_hot = float(scipy_softmax(s / hot) @ s)
     return [
-        ([], [f"{sum(s) / len(s):.3f}", f"{hot:g}", f"{e_hot:.3f}"]),
+        ([], [f"{sum(s) / len(s):.3f}", f"{hot:g}", f"{e_hot:.3f}"], []),
         (["0"], [f"{s.max():g}", f"{cold:g}", f"{cold * logsumexp(s / cold):.2f}",
-                 f"{hot * logsumexp(s / hot):.0f}", f"{hot:g}"]),
-        (["0.6"], [f"{0.6 * math.log(s.size):.2f}", f"{j:.2f}", f"{uniform:.2f}"]),
+                 f"{hot * logsumexp(s / hot):.0f}", f"{hot:g}"], []),
+        (["0.6"], [f"{0.6 * math.log(s.size):.2f}", f"{j:.2f}", f"{uniform:.2f}"], []),
     ]  # fmt: skip
 
 
-def expected_kernel_variants() -> list[tuple[list[str], list[str]]]:
+def expected_kernel_variants() -> Expected:
     n, w = 1000, 5  # keys kept, the query's own included
     window = sum(min(i + 1, w) for i in range(n))  # keys j with i - w < j <= i
-    scores = ([str(w), str(n)], [str(window), str(n * (n + 1) // 2), "2"])
-    return [([], ["1"]), ([], []), scores]
+    scores = ([str(w), str(n)], [str(window), str(n * (n + 1) // 2), "2"], [])
+    return [([], ["1"], []), ([], [], []), scores]
 
 
-def expected_kv_cache() -> list[tuple[list[str], list[str]]]:
+def expected_head_routing() -> Expected:
+    return [([], [], []), ([], [], [])]
+
+
+def expected_kv_cache() -> Expected:
     per_token = 2 * 32 * 32 * 128 * 2  # keys and values, layers, heads, width, fp16 bytes
-    state = 32 * 32 * (128 * 128 + 128) * 2  # a d x d state and its normaliser per layer and head
-    n = next(t for t in range(1, 10**6) if t * per_token > state)  # the first count where raw is larger
     real = 30 * 2 * 3 * 64 * 2  # SmolLM2's: layers, keys and values, KV heads, width, fp16 bytes
+    sinks = naive_decoder.SINKS
     return [
-        ([str(per_token // 1024), "4096", "8192"], [str(round(per_token * 8192 / 2**30)), "4096"]),
+        ([str(per_token // 1024), "4096", "8192"], [str(round(per_token * 8192 / 2**30)), "4096"], []),
         # SmolLM2-135M: 9 query heads share 3 key-value heads; without sharing, 9 take three times as much
-        (["30", "9", "3", "64"], [f"{real / 1024:g}", str(real), f"{3 * real / 1024:g}"]),
-        ([f"{state / 2**20:.2f}"], [str(n), str(n - 1), f"{(n - 1) * per_token / 2**20:.2f}"]),
-    ]
+        ([f"{real / 1024:g}", "30", "9", "3"], [f"{3 * real / 1024:g}", "9", "3"], []),
+        # a window of 64, 4 sinks; perplexities recomputed by log-softmax under loop-built masks
+        ([str(naive_decoder.WINDOW), str(sinks)], [str(sinks), *naive_decoder.perplexities()], [str(sinks)]),
+    ]  # fmt: skip
 
 
-def expected_adaptive() -> list[tuple[list[str], list[str]]]:
+def expected_adaptive() -> Expected:
     e2 = math.exp(2.0)
-    return [([], []), (["2", "0", "0", "0", "0", "2", "1"], [f"{e2 / (e2 + 2):.2f}", f"{1 / (e2 + 2):.2f}"])]
+    two = (["2", "0", "0", "0", "0", "2", "1"], [f"{e2 / (e2 + 2):.2f}", f"{1 / (e2 + 2):.2f}"], [])
+    return [([], [], []), two, ([], [], [])]
 
 
 EXPECTED = {
@@ -92,15 +94,30 @@ EXPECTED = {
     "KernelRegressionCollapse": expected_kernel_regression,
     "TemperatureSweep": expected_temperature,
     "KernelVariants": expected_kernel_variants,
+    "HeadRouting": expected_head_routing,
     "KVCacheGrowth": expected_kv_cache,
     "AdaptiveSufficiency": expected_adaptive,
 }
 
 
+@pytest.mark.xdist_group("decoder")  # section 6's perplexities load the decoder (tests/conftest.py)
 @pytest.mark.parametrize("scene", sorted(EXPECTED))
 def test_every_number_in_questions_and_answers_is_computed(scene):
-    got = [(numbers(q.prompt), numbers(q.answer)) for q in find_clip(scene).ask()]
+    got = [
+        (numbers(q.prompt), numbers(q.answer), numbers(" ".join(f"{o.text} {o.why_not}" for o in q.options)))
+        for q in find_clip(scene).ask()
+    ]
     assert got == EXPECTED[scene]()
+
+
+def test_every_question_offers_choices_with_a_reason_for_each_wrong_one():
+    """Every question is multiple choice, so a course platform can mark it and say why an option is wrong."""
+    for section in LECTURE[1:]:
+        for q in section.ask():
+            assert 3 <= len(q.options) <= 4 and q.right >= 0, q.prompt
+            for option in q.options:
+                why = option.why_not
+                assert option.right or (why and why.endswith(".") and why.count(". ") == 0), q.prompt
 
 
 def test_every_section_but_the_title_has_two_or_three_questions():

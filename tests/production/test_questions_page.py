@@ -64,7 +64,7 @@ def test_the_answers_follow_the_lecturers_data(lecture, pages):
     page = pages["notes.html"]
     answers = page.locator("#notes-TemperatureSweep .check .answer").all_text_contents()
     assert answers[0].startswith("C. The plain mean of the scores, 0.950:")
-    assert answers[1].startswith("The top score, max s_i = 3 ")
+    assert answers[1].startswith("A. The top score, max s_i = 3 ")
 
 
 def test_the_title_section_has_no_questions(pages):
