@@ -61,13 +61,13 @@ class CachedDecoding(Mixin[KVCacheParameters]):
         check = self.full_pass_check(decoded)
         with self.beat(
             "real-decoding",
-            f"Feed it our sentence one token at a time: each step adds {kib(decoded.step_bytes)} kibibytes "
-            "to its cache, and its scores match a full pass.",
+            f"Feed it the sentence we decoded, token by token: each adds {kib(decoded.step_bytes)} kibibytes "
+            f"over {decoded.layers} layers; its predictions match a full pass, to rounding.",
             shows="Token by token, a real head's causal rows fill, and the cache stack grows.",
         ):
             self.clear_then(frame, head, kv, count)
-            self.until_said("one token")
-            seconds = max(0.35, min(0.8, (self.seconds_until("scores") - 0.2) / len(rows)))
+            self.until_said("token by token")
+            seconds = max(0.35, min(0.8, (self.seconds_until("predictions") - 0.2) / len(rows)))
             for t, row in enumerate(rows):
                 grown = self.cache_count(decoded, t + 1)
                 self.remove(count)  # the count steps at once: a number that morphs cannot be read
@@ -130,8 +130,8 @@ class CachedDecoding(Mixin[KVCacheParameters]):
     def cache_count(decoded: RealDecoding, t: int) -> Mobject:
         """The cache's size after ``t`` tokens, right of the stack: tokens, and tokens times bytes a token."""
         per_token, total = kib(decoded.step_bytes), kib(t * decoded.step_bytes)
-        name = label(f"cache: {t} tokens", small=True, color=theme.TEXT)
-        product = label(f"{t} x {per_token} KiB", small=True, color=theme.KEY)
+        name = label(f"cache, all {decoded.layers} layers:", small=True, color=theme.TEXT)
+        product = label(f"{t} tokens x {per_token} KiB", small=True, color=theme.KEY)
         both = VGroup(name, product, label(f"= {total} KiB", small=True, color=theme.KEY))
         both.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         top = MAP_BOTTOM + ROW * len(decoded.tokens)
@@ -141,7 +141,8 @@ class CachedDecoding(Mixin[KVCacheParameters]):
     def full_pass_check(decoded: RealDecoding) -> Mobject:
         """The largest gap between the cached steps' scores and one full pass, under the stack."""
         lines = VGroup(
-            label("cached vs one full pass:", small=True, color=theme.TEXT),
-            label(f"largest gap: {gap_text(decoded.max_gap)}", small=True, color=theme.VALUE),
-        ).arrange(DOWN, buff=0.15, aligned_edge=LEFT)
+            label("cached vs full pass:", small=True, color=theme.TEXT),
+            label("predictions differ", small=True, color=theme.VALUE),
+            label(f"by at most {gap_text(decoded.max_gap)}", small=True, color=theme.VALUE),
+        ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         return lines.move_to([TEXT_X, MAP_BOTTOM, 0], aligned_edge=DOWN + LEFT)

@@ -259,13 +259,13 @@ class RealDecoder(CachedDecoding):
             self.until_said("jumps")
             self.play(GrowFromEdge(bars[1], LEFT), FadeIn(ends[1]), run_time=1.2)
         kept = self.cache_line(f"the first {nll.sinks} tokens are kept: the sinks", theme.VALUE)
-        note = self.cache_line("positions stay absolute, not renumbered", theme.TEXT)
+        note = self.cache_line("ours: absolute positions; StreamingLLM renumbers", theme.TEXT)
         source = label("StreamingLLM: Xiao et al., 2023", small=True, color=theme.MUTED)
         source.next_to(note, DOWN, buff=0.2, aligned_edge=LEFT)
         with self.beat(
             "sink-window",
             f"Keep the first {nll.sinks} too, as sinks: it falls back most of the way, to {with_sinks}, as "
-            "Streaming L L M found; positions stay absolute.",
+            "Streaming L L M found.",
             shows=f"A third bar, {nats(nll.with_sinks)} nats; notes name Streaming L L M, "
             "absolute positions.",
         ):
@@ -275,9 +275,10 @@ class RealDecoder(CachedDecoding):
             self.until_said("falls back")
             self.play(GrowFromEdge(bars[2], LEFT), FadeIn(ends[2]), run_time=1.2)
             self.when_said("Streaming", FadeIn(source), run_time=0.6)
-            self.until_said("positions")
+            self.hold(max(0.0, self.speech_left() - 1.2))  # near the end: the note says how ours differs
             self.play(FadeOut(kept), run_time=0.3)
             self.play(FadeIn(note), run_time=0.6)
+            self.hold(self.speech_left() + 1.2)  # read after the voice stops
 
     @staticmethod
     def cache_line(text: str, colour: str) -> Mobject:

@@ -27,9 +27,8 @@ def questions(p: FixedVsQueryParameters) -> list[Question]:
     return [
         Question(
             "The query moves to the right. Which of the three estimators' weights move with it?",
-            "The kernel's and attention's: the Gaussian kernel's weight moves onto the points nearest the "
-            "new query, and the learned similarity, fitted to this smooth curve, here favours nearby points "
-            "too. Only the mean's weights, fixed at 1/N, stay put.",
+            "The kernel's and attention's: both weights are functions of the query, so they shift as it "
+            "moves, attention's not always onto the nearest point. The mean's stay at 1/N.",
             "Pause and predict: the query moves to the right. Which estimators' weights move with it?",
             "The kernel's weight moves onto the points nearest the new query; attention's moves too, not "
             "always onto the nearest. The mean's stays.",
@@ -49,7 +48,7 @@ def questions(p: FixedVsQueryParameters) -> list[Question]:
             "Two points sit at the same distance from the query, one on each side. How do the Gaussian "
             "kernel's weights on them compare?",
             "They are equal: the Gaussian kernel sees only the distance |q \u2212 x_i|, the same for both. A "
-            "learned similarity need not be symmetric; its weights may favour one side.",
+            "learned similarity need not depend on distance alone, so it may favour one side.",
             "",
             "",
             (
@@ -74,10 +73,10 @@ def questions(p: FixedVsQueryParameters) -> list[Question]:
             "",
             (
                 Option(
-                    "The Gaussian's bandwidth was badly chosen",
-                    "The Gaussian was tuned on the same errors, and it held up on the fresh points.",
+                    "The fresh points came from another curve",
+                    "They came from the same sine over the same range; only their noise is new.",
                 ),
-                Option("It fitted the noise of the points it was tuned on"),
+                Option("It learned the tuning points' noise"),
                 Option(
                     "Learned similarities never beat a fixed kernel",
                     "With more data, or inputs no fixed kernel compares well, learning the similarity pays.",

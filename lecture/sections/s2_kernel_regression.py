@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from attnmath import kernel_weights, loo_cv_error, noisy_sine
+from attnmath import loo_cv_error, noisy_sine
 from lecture.parameters import Integer, Number, Parameters, lecturer
 from lecture.questions import Option, Question
 from lecture.section import Figure, Section, floats
@@ -29,10 +29,8 @@ class KernelRegressionParameters(Parameters):
 
 
 def questions(p: KernelRegressionParameters) -> list[Question]:
-    """The widest bandwidth's estimate, what doubled heights do, and the narrowest bandwidth's weight."""
+    """The widest bandwidth's estimate, what doubled heights do, and which bandwidth varies most."""
     x, y = noisy_sine(p.n_points, noise=p.noise, seed=p.seed)
-    narrow = kernel_weights(np.array([p.query]), x, p.sigma_range[0])[0]  # (N,)
-    nearest = int(np.argmax(narrow))
     return [
         Question(
             "Open the bandwidth all the way. What does the estimate become?",
@@ -71,16 +69,21 @@ def questions(p: KernelRegressionParameters) -> list[Question]:
             ),
         ),
         Question(
-            f"As \u03c3 shrinks toward 0, which sample takes all the weight at the query q = {p.query:g}?",
-            f"The nearest one, at x = {float(x[nearest]):.2f}: its weight tends to 1 and k_eff to 1.",
+            "Draw fresh noisy samples of the same curve and fit again. Whose estimate changes most?",
+            "The tiniest bandwidth's: it copies the nearest sample, noise and all (high variance). The "
+            "widest averages every sample, so fresh noise mostly cancels (low variance, high bias).",
             "",
             "",
             (
-                Option("The tallest sample", "Kernel weights look only at positions, never at heights."),
-                Option("The nearest sample"),
                 Option(
-                    "Every sample equally",
-                    "Equal weights come at the widest bandwidth; a narrow one favours the nearest.",
+                    "The widest bandwidth's",
+                    "It averages every sample, so fresh noise mostly cancels and its curve barely moves.",
+                ),
+                Option("The tiniest bandwidth's"),
+                Option(
+                    "Every bandwidth's equally",
+                    "Wider kernels average more samples and cancel more noise; the tiniest copies "
+                    "one sample.",
                 ),
             ),
         ),

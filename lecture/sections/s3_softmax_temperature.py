@@ -45,9 +45,10 @@ def questions(p: TemperatureParameters) -> list[Question]:
                     "That is the cold limit: as tau falls to zero, all the weight goes to the best item.",
                 ),
                 Option(
-                    "Zero",
-                    "The weights still sum to one, so their average stays between the lowest and highest "
-                    "score.",
+                    "It grows without bound",
+                    "That is J, through its \u03c4H term; E_a[s] averages the scores, so it stays "
+                    "between the "
+                    "lowest and highest.",
                 ),
                 Option("The plain mean of the scores"),
             ),
@@ -56,7 +57,7 @@ def questions(p: TemperatureParameters) -> list[Question]:
             "As \u03c4 \u2192 0, what does the best value J* = \u03c4 log \u03a3 e^{s_i/\u03c4} approach?",
             f"The top score, max s_i = {float(s.max()):g} (at \u03c4 = {p.tau_range[0]:g} J* = "
             f"{float(cold):.2f}); at large \u03c4 it grows like \u03c4 log N ({float(hot):.0f} at "
-            f"\u03c4 = {p.tau_range[1]:g}).",
+            f"\u03c4 = {p.tau_range[1]:g}). At every \u03c4, max s \u2264 J* \u2264 max s + \u03c4 log N.",
             "",
             "",
             (
@@ -67,24 +68,25 @@ def questions(p: TemperatureParameters) -> list[Question]:
                 ),
                 Option(
                     "Zero",
-                    "The log of a sum holds its largest term, so J* is never below the top score.",
+                    "J* is never below the top score: the sum inside the log holds e^{max s/\u03c4}.",
                 ),
             ),
         ),
         Question(
-            "Add a uniform prior. Do the weights change? What happens to J at \u03c4 = 0.6?",
+            "Add a uniform prior: what happens to the weights, and to J at \u03c4 = 0.6?",
             f"The weights stay put; J drops by \u03c4 log N = {0.6 * np.log(s.size):.2f}, from "
             f"{float(coda):.2f} to {with_prior:.2f}.",
             "",
             "",
             (
                 Option(
-                    "The weights flatten toward uniform",
+                    "The weights flatten; J stays",
                     "A uniform prior adds one constant to every score, and softmax ignores a shared shift.",
                 ),
                 Option(
-                    "Nothing changes at all",
-                    "The weights stay, but J now subtracts a KL term that is lower by \u03c4 log N.",
+                    "The weights stay; J stays",
+                    "\u03c4 KL(a\u2016u) = \u03c4 log N \u2212 \u03c4H(a): the penalty exceeds the "
+                    "entropy bonus by \u03c4 log N.",
                 ),
                 Option("The weights stay; J drops by \u03c4 log N"),
             ),

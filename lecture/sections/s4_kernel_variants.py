@@ -50,7 +50,7 @@ def questions(_p: KernelVariantsParameters) -> list[Question]:
             ),
         ),
         Question(
-            "Which of these can decode with a fixed-size state instead of every past key and value: "
+            "Which of these can hold the past in a fixed-size state instead of every key and value: "
             "softmax, linear attention, a local window, ALiBi, T5?",
             "Linear attention (one d\u00d7d state and a normaliser) and the window (its last w entries). "
             "Softmax, ALiBi and T5 weigh every past key by e^{q\u00b7k/\u03c4} (times a position factor for "
@@ -64,7 +64,8 @@ def questions(_p: KernelVariantsParameters) -> list[Question]:
                 ),
                 Option(
                     "All but plain softmax",
-                    "ALiBi and T5 add position biases to softmax's scores, so every past key still counts.",
+                    "ALiBi and T5 only rescale softmax's e^{q\u00b7k/\u03c4} by position; that still "
+                    "needs every key.",
                 ),
                 Option("Linear attention and the local window"),
             ),

@@ -34,7 +34,7 @@ class HeadRoutingParameters(Parameters):
 
 
 def questions(_p: HeadRoutingParameters) -> list[Question]:
-    """Which heads fold into a fixed-size summary, and why two heads differ."""
+    """Which heads fold into a fixed-size summary, and what two heads with one W_Q and W_K share."""
     return [
         Question(
             "In general, which of the four stylised heads could replace all past keys and values by one "
@@ -42,8 +42,8 @@ def questions(_p: HeadRoutingParameters) -> list[Question]:
             "Head one, ideally: it needs only the previous value, a one-slot window. And head three: "
             "its geometric decay folds into a running sum, shrunk by the same factor each step. And head "
             "four: a noun's determiners and adjectives come before it in its phrase, so a sum reset at "
-            "each phrase holds them. The syntax head's "
-            "target is known only when its query arrives, so it needs every past key and value.",
+            "each phrase holds them. The syntax head's target may be any earlier noun, known only when its "
+            "query arrives, so its memory grows with the sentence.",
             "Pause and predict: in general, which of these heads could replace all past keys and values "
             "by one fixed-size summary?",
             "All but the syntax head, ideally: one keeps the previous value; three's decay, a running sum; "
@@ -55,27 +55,29 @@ def questions(_p: HeadRoutingParameters) -> list[Question]:
                 ),
                 Option(
                     "All four heads",
-                    "A syntax head's target depends on words known only when its query arrives, so it keeps "
-                    "every entry.",
+                    "A verb's subject may be any earlier noun, depending on clauses still open; no "
+                    "fixed-size "
+                    "summary covers every case.",
                 ),
                 Option("All but the syntax head"),
             ),
         ),
         Question(
-            "Two heads read the same words. Why can their outputs differ?",
-            "Each head has its own query, key and value matrices: it weighs the words its own way and reads "
-            "its own projection of them, a different summary of the same words.",
+            "Two heads share W_Q and W_K but have different W_V. What do they share?",
+            "Their weights, not their outputs: weights come only from queries and keys, which the shared "
+            "W_Q and W_K make the same; the different W_V give different values, so the same weights "
+            "average different things.",
             "",
             "",
             (
+                Option("Their weights, not their outputs"),
                 Option(
-                    "Each head sees different words",
-                    "Every head reads all the same words; what differs is how it projects and weighs them.",
+                    "Nothing: their weights differ too",
+                    "Weights come only from queries and keys, which identical W_Q and W_K make identical.",
                 ),
-                Option("Each has its own query, key and value projections"),
                 Option(
-                    "Softmax gives random weights",
-                    "Softmax is a fixed function: the same scores always give the same weights.",
+                    "Both their weights and outputs",
+                    "The same weights average different value vectors, so the outputs differ.",
                 ),
             ),
         ),

@@ -25,6 +25,7 @@ from lecture.sections.s6_real import (
     kib,
     real_eviction,
     real_memory,
+    real_sinks,
     sentence_text,
 )
 
@@ -96,7 +97,7 @@ def questions(_p: KVCacheParameters) -> list[Question]:
     long = kv_cache_bytes(**MODEL, seq_len=2 * CONTEXT) / 2**30
     real = real_memory()
     per_token = kv_cache_bytes(**MODEL, seq_len=1)
-    evicted = real_eviction()
+    evicted, sinks_found = real_eviction(), real_sinks()
     full, windowed, sinks = (f"{x:.0f}" for x in evicted.perplexities)
     return [
         Question(
@@ -124,7 +125,7 @@ def questions(_p: KVCacheParameters) -> list[Question]:
             "Give every query head its own key-value head: what happens to the cache a token?",
             f"It triples, to {kib(real.ungrouped)} KiB: the cache holds a key and a value for each key-value "
             f"head, and there are now {real.n_heads} of them instead of {real.n_kv_heads}. The query heads "
-            "keep nothing.",
+            "keep nothing. This sharing is grouped-query attention.",
             "",
             "",
             (
@@ -142,8 +143,9 @@ def questions(_p: KVCacheParameters) -> list[Question]:
         Question(
             f"SmolLM2 reads a passage with a cache that keeps only its last {evicted.window} tokens, and its "
             f"loss rises. Which {evicted.sinks} more tokens, kept, bring most of it back?",
-            f"The first {evicted.sinks}: most of its heads park spare weight on the first token, an "
-            f"attention sink. Perplexity is {full} with the full cache, {windowed} with the window, and "
+            f"The first {evicted.sinks}: on random tokens, {sinks_found.count} of its {sinks_found.n_heads} "
+            f"heads park over half their weight on the first token, an attention sink. Perplexity is "
+            f"{full} with the full cache, {windowed} with the window, and "
             f"{sinks} with the sinks kept beside it.",
             "",
             "",
@@ -151,11 +153,13 @@ def questions(_p: KVCacheParameters) -> list[Question]:
                 Option(f"The first {evicted.sinks} tokens"),
                 Option(
                     "Those just before the window",
-                    "They are ordinary context; the heads park their spare weight on the first token.",
+                    "That only widens the window; the loss rose because the first token, where heads park "
+                    "weight, was evicted.",
                 ),
                 Option(
                     "Any tokens: more context helps",
-                    "Only the first tokens bring most of it back, because the heads use them as sinks.",
+                    "Tokens are not alike: most heads park spare weight on the first, so evicting it "
+                    "hurts most.",
                 ),
             ),
         ),

@@ -121,11 +121,11 @@ class RealDecoding:
         The head drawn, 0-based: section 5's best previous-token head.
     weights : ndarray, shape (T, T)
         That head's weights, row t from step t's attention over the t + 1 cached keys (0 above the diagonal).
-    step_bytes : int
-        The cache's growth a step in fp16, every layer's keys and values.
+    step_bytes, layers : int
+        The cache's growth a step in fp16, every layer's keys and values; the layers it spans.
     max_gap : float
-        The largest difference between a cached step's next-token scores (logits) and the same
-        position's in one full causal pass over the sentence.
+        The largest difference between a cached step's predictions (its next-token logits) and the
+        same position's in one full causal pass over the sentence.
     """
 
     tokens: tuple[str, ...]
@@ -133,6 +133,7 @@ class RealDecoding:
     head: int
     weights: NDArray[np.float64]
     step_bytes: int
+    layers: int
     max_gap: float
 
 
@@ -161,7 +162,7 @@ def real_decoding(text: str) -> RealDecoding:
     for t, step in enumerate(steps):
         weights[t, : t + 1] = step.attention[layer, head]
     gap = max(float(np.abs(step.logits - full[t]).max()) for t, step in enumerate(steps))
-    return RealDecoding(token_texts(ids), layer, head, weights, cache_bytes(), gap)
+    return RealDecoding(token_texts(ids), layer, head, weights, cache_bytes(), N_LAYERS, gap)
 
 
 def kib(n_bytes: int) -> str:

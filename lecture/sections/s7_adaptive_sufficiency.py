@@ -16,7 +16,8 @@ __all__ = ["SECTION"]
 def questions(_p: Parameters) -> list[Question]:
     """Why the cache keeps raw keys; two queries' summaries of the same words; known queries would fold."""
     a = softmax(np.array([2.0, 0.0, 0.0]), 1.0)
-    b = softmax(np.array([0.0, 0.0, 2.0]), 1.0)
+    b = softmax(np.array([3.0, 1.0, 1.0]), 1.0)
+    assert np.allclose(a, b), "bug: a shared shift must leave softmax's weights alone"
     return [
         Question(
             "Could a decoder replace its raw keys and values by one fixed-size summary that serves every "
@@ -27,42 +28,45 @@ def questions(_p: Parameters) -> list[Question]:
             "that serves every future query?",
             "No: softmax's kernel has no exact finite split, so the cache keeps them all.",
             (
-                Option("No: softmax's kernel has no finite split"),
+                Option("No: the raw keys and values stay"),
                 Option(
                     "Yes: a running sum of the values",
                     "A running sum serves a query only when its weights split into query and key parts.",
                 ),
                 Option(
-                    "Yes, for short prompts",
-                    "Length is not the obstacle: no finite summary gives softmax's weights for every query.",
+                    "Yes: a d\u00d7d state, like linear attention",
+                    "That state serves \u03c6(q)\u00b7\u03c6(k); softmax's e^{q\u00b7k/\u03c4} has "
+                    "no finite feature map.",
                 ),
             ),
         ),
         Question(
-            "Two queries score the same three words (2, 0, 0) and (0, 0, 2). At \u03c4 = 1, can one weighted "
+            "Two queries score the same three words (2, 0, 0) and (3, 1, 1). At \u03c4 = 1, can one weighted "
             "average of the words serve both?",
-            f"No: the first puts {float(a[0]):.2f} of its weight on the first word, the second "
-            f"{float(b[0]):.2f}. The same words, two summaries, one per query.",
+            f"Yes: their scores differ by a constant, and softmax ignores a shift shared by all scores, so "
+            f"both put {float(a[0]):.2f}, {float(a[1]):.2f} and {float(a[2]):.2f} on the three words. Scores "
+            "that differ in their gaps would need two averages.",
             "",
             "",
             (
+                Option("Yes: their scores differ by a constant"),
                 Option(
-                    "Yes: the words are the same",
-                    "The weights come from each query's own scores, so each averages the words its own way.",
+                    "No: each query has its own scores",
+                    "Softmax ignores a shift shared by all scores, so the two give the same weights.",
                 ),
                 Option(
-                    "Yes: average the two queries' weights",
-                    "Each output uses its own query's weights; a shared average is right for neither.",
+                    "No: the second query is sharper",
+                    "Sharpness depends on the gaps between scores, and both have the same gaps.",
                 ),
-                Option("No: each query weighs the words its own way"),
             ),
         ),
         Question(
             "Suppose every future query were known in advance. What could a decoder keep instead of its raw "
             "keys and values?",
             "For each known query, a running weighted sum of the values and its normaliser: with the query "
-            "fixed, each token's weight e^{q\u00b7k/\u03c4} is one number, added as the token arrives. "
-            "Attention keeps the raw cache because the queries are not known in advance.",
+            "fixed, each token's weight e^{q\u00b7k/\u03c4} is one number, added as the token arrives. But "
+            "that is one sum per future query, so memory grows with their number, and real future queries "
+            "depend on outputs not yet computed: the cache keeps the raw keys and values.",
             "",
             "",
             (

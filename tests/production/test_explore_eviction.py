@@ -90,8 +90,9 @@ def check_readout(page, expected, i: int) -> None:
 def test_the_view_states_the_cache_bytes_and_the_sink_heads(eviction, expected):
     intro = text(eviction, f"{PANE} > p:first-child")
     assert f"keeps {30 * 2 * 3 * 64 * 2:,} bytes a token" in intro  # layers, k and v, KV heads, width, fp16
-    assert f"it would keep {30 * 2 * 9 * 64 * 2:,}." in intro
-    assert f"{expected.sink_heads} of its {expected.heads} heads put over half" in intro
+    assert f"it would keep {30 * 2 * 9 * 64 * 2:,} bytes." in intro
+    assert f"{expected.sink_heads} of its {expected.heads} heads average over half" in intro
+    assert f"the means skip the first {expected.start} predictions" in text(eviction, "#s6-decoder-help")
     assert f"a passage of {expected.tokens} tokens" in text(eviction, "#s6-decoder-help")
 
 
@@ -102,7 +103,7 @@ def test_the_tables_print_every_loss_and_the_three_means(eviction, expected):
         cells = rows.nth(k).locator("td").all_text_contents()
         assert_shown(cells[0], expected.means[k], 3)
         assert cells[1] == f"{math.exp(expected.means[k]):.1f}"
-    assert f"after token {expected.start + 1} and later" in text(
+    assert f"from token {expected.start + 1} on" in text(
         eviction, f"{PANE} table[data-table='means'] caption"
     )
     cells = eviction.locator(f"{PANE} table[data-table='losses'] tbody tr").evaluate_all(

@@ -45,11 +45,11 @@ def test_the_picture_prints_the_cache_size_and_the_gap_to_a_full_pass():
     gap = float(np.abs(cached - forward(ids).logits).max())
     decoded = real_decoding(text)
     check = " ".join(texts(CachedDecoding.full_pass_check(decoded)))
-    assert check == f"cached vs one full pass: largest gap: {gap_text(gap)}"
+    assert check == f"cached vs full pass: predictions differ by at most {gap_text(gap)}"
     for t in range(len(ids) + 1):
         size = f"{t * PER_TOKEN / 1024:g}"
         assert texts(CachedDecoding.cache_count(decoded, t)) == [
-            f"cache: {t} tokens",
-            f"{t} x 22.5 KiB",
+            "cache, all 30 layers:",
+            f"{t} tokens x 22.5 KiB",
             f"= {size} KiB",
         ]

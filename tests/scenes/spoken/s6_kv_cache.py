@@ -60,7 +60,7 @@ EXPECTED = {
     "real-model": lambda: ["2", "4"],  # SmolLM2, and Q4_1: 4-bit weights
     "real-model.description": lambda: [str(PER_TOKEN // 1024), "9", "3"],  # beside it: 9 query, 3 KV heads
     "memory-real": memory_real,
-    "real-decoding": lambda: [f"{30 * 2 * 3 * 64 * 2 / 1024:g}"],  # each step: one token's keys and values
+    "real-decoding": lambda: [f"{30 * 2 * 3 * 64 * 2 / 1024:g}", "30"],  # a token's keys and values; layers
     "sinks": sinks,
     "sinks.description": lambda: ["30", "9", sinks()[0]],  # the grid: layers across, heads down
     "window": lambda: [str(naive_decoder.WINDOW), *naive_decoder.perplexities()[:2]],
