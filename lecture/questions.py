@@ -7,12 +7,13 @@ its cache), not recall of a sentence. Each section's module under
 (the lecturer's data where they set it, :meth:`lecture.section.Section.ask`),
 so a changed score list or sentence changes the answers with it.
 
-A section's first question is the one its pause-and-predict beat asks, before
-the animation that shows its answer. It has options, a choice of three or
-four with one right; each wrong option carries a one-sentence reason, which
-the page's player gives as feedback. The video's card shows the options, the
-voice reads them, and the notes and the page list them with the answer behind
-a ``<details>`` element, which opens without JavaScript.
+Every question has options, a choice of three or four with one right; each
+wrong option carries a one-sentence reason, which the page's player and the
+course package's banks give as feedback. A section's first question is the one
+its pause-and-predict beat asks, before the animation that shows its answer.
+The video's card shows its options and the voice reads them; the notes and the
+page list every question's options with the answer behind a ``<details>``
+element, which opens without JavaScript.
 """
 
 from __future__ import annotations

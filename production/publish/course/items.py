@@ -1,11 +1,12 @@
 """The lecture's questions as a course exports them: each with its section, clip and the time that answers it.
 
 A section's first question is the one its pause-and-predict beat asks
-(:mod:`production.publish.page.asking`): it has options and is multiple choice
-in every export. The section's other questions have a written answer and no
-options: the banks carry them as essay questions with the answer for the
-grader, the deck as cards. A lecturer's own questions (``lecture.toml``,
-:mod:`lecture.lecturer_questions`) follow, multiple choice, with no time in a clip.
+(:mod:`production.publish.page.asking`). Every section question has options, one
+right and a reason for each wrong one, so every export carries it as multiple
+choice; a question without options (none of the lecture's today) would go into
+the banks as an essay with its answer for the grader. A lecturer's own questions
+(``lecture.toml``, :mod:`lecture.lecturer_questions`) follow, multiple choice,
+with no time in a clip.
 """
 
 from __future__ import annotations
