@@ -28,13 +28,13 @@ def questions(_p: Parameters) -> list[Question]:
             "that serves every future query?",
             "No: softmax's kernel has no exact finite split, so the cache keeps them all.",
             (
-                Option("No: the raw keys and values stay"),
+                Option("No: the raw cache stays"),
                 Option(
                     "Yes: a running sum of the values",
                     "A running sum serves a query only when its weights split into query and key parts.",
                 ),
                 Option(
-                    "Yes: a d\u00d7d state, like linear attention",
+                    "Yes: a state like linear attention's",
                     "That state serves \u03c6(q)\u00b7\u03c6(k); softmax's e^{q\u00b7k/\u03c4} has "
                     "no finite feature map.",
                 ),
