@@ -131,7 +131,7 @@ class CachedDecoding(Mixin[KVCacheParameters]):
         """The cache's size after ``t`` tokens, right of the stack: tokens, and tokens times bytes a token."""
         per_token, total = kib(decoded.step_bytes), kib(t * decoded.step_bytes)
         name = label(f"cache, all {decoded.layers} layers:", small=True, color=theme.TEXT)
-        product = label(f"{t} tokens x {per_token} KiB", small=True, color=theme.KEY)
+        product = label(f"{t} token{'' if t == 1 else 's'} x {per_token} KiB", small=True, color=theme.KEY)
         both = VGroup(name, product, label(f"= {total} KiB", small=True, color=theme.KEY))
         both.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         top = MAP_BOTTOM + ROW * len(decoded.tokens)

@@ -50,6 +50,6 @@ def test_the_picture_prints_the_cache_size_and_the_gap_to_a_full_pass():
         size = f"{t * PER_TOKEN / 1024:g}"
         assert texts(CachedDecoding.cache_count(decoded, t)) == [
             "cache, all 30 layers:",
-            f"{t} tokens x 22.5 KiB",
+            f"{t} {'token' if t == 1 else 'tokens'} x 22.5 KiB",
             f"= {size} KiB",
         ]
