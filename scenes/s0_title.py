@@ -122,8 +122,8 @@ class LectureTitle(LectureScene[TitleParameters]):
             self.show_score_variance()
         with self.beat(
             "scaled",
-            "Dividing by root d k divides that variance by d k: variance one, however wide the keys, so "
-            "wider keys don't sharpen the weights.",
+            "Dividing by root d k divides that variance by d k: variance one, so wider keys don't sharpen "
+            "the weights.",
             shows=SAID,
         ):
             self.show_scaled_variance()

@@ -104,13 +104,13 @@ class FairComparison(MethodFigures):
                 warned = Indicate(curve, color=theme.WARNING, scale_factor=1.0)
                 self.when_said("follows", warned, run_time=2.0)
         if self.bends_to_noise():
-            with self.beat("truth", "The dashed line is the sine the points came from.", shows=SAID):
-                self.show_truth()
             with self.beat(
                 "noise",
-                "The kernel's curve stays near it; the learned curve bends to the points, noise and all.",
+                "Dashed is the true sine: the kernel's curve stays near it; the learned curve bends to the "
+                "points, noise and all.",
                 shows="Shading marks each curve's gap from the sine: a sliver for kernel, wide for learned.",
             ):
+                self.show_truth()
                 self.show_noise()
         with self.beat(
             "when-learned-wins",
@@ -162,7 +162,7 @@ class FairComparison(MethodFigures):
         self.truth_shown = {1: [sines[0]], 2: [sines[1]]}
         clouds = getattr(self, "fresh_clouds", [])  # their errors are said: they would hide the sine
         self.when_said(
-            "dashed line", *(FadeOut(c) for c in clouds), *(Create(d) for d in sines), run_time=1.5
+            "Dashed", *(FadeOut(c) for c in clouds), *(Create(d) for d in sines), run_time=1.5
         )
 
     def show_noise(self) -> None:

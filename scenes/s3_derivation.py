@@ -144,22 +144,20 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
         """The Lagrangian, its stationary point, and why the maximum is interior."""
         with self.beat(
             "lagrangian",
-            "Take tau above zero. For the sum to one, add a Lagrange multiplier, lambda, "
-            "times the sum of a i minus one.",
-            shows=SAID,  # L is J plus the multiplier term spoken; its gloss is the sum to one the words name
+            "Take tau above zero. To hold the sum at one, add a Lagrange multiplier, lambda.",
+            shows="Written: L equals J plus lambda times the sum of a i, minus one.",
         ):
             self.steps.step(STEPS["lagrangian"][0], *STEPS["lagrangian"][1], at="Lagrange multiplier")
         with self.beat(
             "stationary",
-            "At an interior maximum, each derivative is zero: "
-            "s i, minus tau times the quantity log a i plus one, plus lambda.",
-            shows="The tau term is boxed: slope of the entropy term.",
+            "At an interior maximum, each derivative is zero. The boxed term is tau times the "
+            "entropy's slope.",
+            shows="Written: s i, minus tau times log a i plus one, plus lambda, equals zero.",
         ):
-            self.steps.step(STEPS["stationary"][0], *STEPS["stationary"][1], at="minus tau times")
+            self.steps.step(STEPS["stationary"][0], *STEPS["stationary"][1], at="boxed term")
         with self.beat(
             "positive",
-            "And the maximum is interior: the entropy's slope, minus log a i minus one, "
-            "grows without bound as a i nears zero.",
+            "And the maximum is interior: the entropy's slope grows without bound as a weight nears zero.",
             shows="Beneath, the curve minus x log x; its tangent stands upright at zero.",
         ):
             self.steps.step(STEPS["positive"][0])
@@ -174,8 +172,7 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
         """Solve the stationary point for a_i: a constant apart, normalised, it is softmax."""
         with self.beat(
             "log",
-            "Divide by tau: log a i is s i over tau, plus a constant, lambda over tau, then minus one: "
-            "the same for every item.",
+            "Divide by tau: log a i is s i over tau, plus a constant, the same for every item.",
             shows=SAID,  # the equation spoken; its boxed bracket is the constant the words name
         ):
             self.steps.step(STEPS["log"][0], *STEPS["log"][1], at="the same for every")
@@ -193,7 +190,7 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
         with self.beat(
             "concave",
             "A maximum? Minus x log x has second derivative minus one over x: H is strictly concave, "
-            "and so is J, with tau above zero.",
+            "and so is J.",
             shows="A tangent slides along minus x log x, always turning down; then J, labelled.",
         ):
             self.steps.step(STEPS["curvature"][0])
@@ -229,8 +226,7 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
             self.steps.attach(picture)  # the picture leaves with its step
         with self.beat(
             "optimum",
-            "Put softmax back into J: the best value is tau times the log of the sum of e to the s i "
-            "over tau.",
+            "Put softmax back into J: its best value is tau times the log of the sum of exponentials.",
             shows="Every step from J to softmax, stacked and named; last, J tau star.",
         ):
             chain = [OBJECTIVE, *(STEPS[key][0] for key in CHAIN)]

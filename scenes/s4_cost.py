@@ -60,9 +60,9 @@ class MeasuredCost(Mixin[KernelVariantsParameters]):
         faster.arrange(DOWN, buff=0.1, aligned_edge=LEFT).next_to(axes.get_corner(UL), DR, buff=0.2)
         with self.beat(
             "cost-softmax",
-            "Plain numpy, all N by N weights built. At large N, softmax's time grows about as N squared: "
+            "At large N, softmax's time grows about as N squared: "
             f"on log-log axes, slope {data['softmax_exponent']:.1f};",
-            shows=f"Log-log time against N, key width {data['d']}: "
+            shows=f"Log-log numpy timings against N, key width {data['d']}: "
             "softmax starts shallow, then climbs steeply.",
         ):
             self.play(FadeOut(self.leaving), run_time=0.8)

@@ -46,7 +46,7 @@ class KernelVariants(
             self.question(),
             self.flatten_prior,
             shows="The prior flattens; the weights take the content bars' exact shape; "
-            "then T5's prior returns.",
+            "then ALiBi's prior returns.",
             ends_section=True,
         )
 

@@ -138,8 +138,8 @@ class LinearAttention(Mixin[KernelVariantsParameters]):
             self.play(Circumscribe(identity[1], color=theme.WEIGHT), run_time=1.5)
         with self.beat(
             "linear-summary",
-            "Keys and values pre-aggregate into one d by d sum, d the key width, and a normaliser, "
-            "the sum of phi of k: linear cost.",
+            "Keys and values pre-aggregate into one d by d sum, d the key width; a normaliser sums phi of k: "
+            "linear cost.",
             shows="The sum is S: phi K transpose times V makes it; phi Q multiplies it.",
         ):
             self.play(GrowFromCenter(brace), FadeIn(brace_tag), run_time=1.0)

@@ -1,4 +1,4 @@
-"""Section 4, position bias as a prior: content weights times a position prior, for ALiBi then T5.
+"""Section 4, position bias as a prior: content weights times ALiBi's position prior (T5's works alike).
 
 Adding a bias b to the scaled scores multiplies the kernel by a prior
 r proportional to e^b: section 3's rule with a prior, the maximiser of expected
@@ -19,22 +19,18 @@ from manim import (
     FadeIn,
     FadeOut,
     Indicate,
-    Mobject,
-    Transform,
     VGroup,
 )
 
 from attnmath import (
     alibi_bias,
     softmax,
-    stylized_t5_bucket_values,
-    t5_bias,
 )
 from drawing import theme
 from drawing.widgets import BarPanel, label, math
 from lecture.sections.s4_kernel_variants import KernelVariantsParameters
 from narration.narrator import Spoken
-from scenes.base import SAID, Mixin
+from scenes.base import Mixin
 
 __all__ = ["PositionPrior"]
 
@@ -42,7 +38,7 @@ ROLE_TEX = {"r_i": theme.PRIOR, "s_i": theme.SCORE, "a_i": theme.WEIGHT, "b_i": 
 
 
 class PositionPrior(Mixin[KernelVariantsParameters]):
-    """Mixin for section 4's scene: the prior beats (ALiBi, the KL form, T5) and the question's answer."""
+    """Mixin for section 4's scene: the prior beats (ALiBi, the KL form) and the question's answer."""
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in
         prior_tau: ClassVar[float]
@@ -55,13 +51,12 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
         return softmax(bias), softmax(self.scores, self.prior_tau, prior=np.exp(bias))
 
     def show_position_prior(self) -> None:
-        """Content weights x position prior = attention weights, for ALiBi then T5."""
+        """Content weights x position prior = attention weights, for ALiBi."""
         n = self.n_prior_keys
         self.scores = np.random.default_rng(self.params.seed).normal(size=n)
         alibi = alibi_bias(n, 0.25)[-1]
-        t5 = t5_bias(n, stylized_t5_bucket_values(bidirectional=False), bidirectional=False)[-1]
-        panels = self.prior_panels(alibi, t5)
-        self.prior_row, self.t5 = panels, t5
+        panels = self.prior_panels(alibi)
+        self.prior_row, self.alibi = panels, alibi
         x_title = label(f"key position i (the query is i = {n})", color=theme.MUTED).move_to(2.55 * DOWN)
         name = label("ALiBi prior (slope 0.25)").move_to(3.2 * UP)
         equation = math(
@@ -72,34 +67,23 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
         ).move_to(2.4 * UP)
         with self.beat(
             "alibi-prior",
-            "ALiBi adds its bias, b, to the scaled scores, multiplying the kernel "
-            "by a position prior, r proportional to e to the b.",
+            "ALiBi's bias, b, added to the scaled scores, multiplies the kernel by a position prior, "
+            "r proportional to e to the b; T5's likewise.",
             shows=self.alibi_description(alibi),
         ):
             self.play(FadeOut(self.leaving), *(FadeIn(m) for m in (name, panels[2], x_title)), run_time=1.5)
-            self.until_said("multiplying")
+            self.until_said("multiplies")
             self.fade_in(*panels[:2], *panels[3:])
         with self.beat(
             "kl-form",
-            "That is section three's rule with a prior: weights proportional to r times e to the s over tau,",
-            shows=SAID,
+            "That is section three's rule with a prior, r: it maximises expected score minus tau times the "
+            "K L divergence from r.",
+            shows="Written: a i proportional to r i e to the s i over tau.",
         ):
             self.fade_in(equation[0])
-        with self.beat(
-            "kl-penalty",
-            "maximising expected score minus tau times the K L divergence, a penalty for straying from r.",
-            shows=SAID,
-        ):
-            self.fade_in(equation[1])
+            self.when_said("maximises", FadeIn(equation[1]), run_time=0.6)
             self.until_said("K L")
             self.play(Circumscribe(equation[1], color=theme.PRIOR), run_time=1.5)
-        with self.beat(
-            "t5-prior",
-            "T5's learned biases give a different prior through the same mechanism.",
-            shows=self.t5_prior_description(alibi, t5),
-        ):
-            self.swap_prior(name, panels, t5)
-            self.when_said("same mechanism", Circumscribe(equation, color=theme.PRIOR), run_time=1.5)
 
     def alibi_description(self, alibi: np.ndarray) -> str:
         """The prior panel, then the product's tallest key."""
@@ -109,19 +93,11 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
             f"times the content bars, key {top} towers."
         )
 
-    def t5_prior_description(self, alibi: np.ndarray, t5: np.ndarray) -> str:
-        """T5's prior bars, and where the weights peak now (as under ALiBi, or not)."""
-        before = int(np.argmax(self.prior_rows(alibi)[1])) + 1
-        top = int(np.argmax(self.prior_rows(t5)[1])) + 1
-        spike = int(np.argmax(self.prior_rows(t5)[0])) + 1
-        still = " still" if top == before else ""
-        return f"The prior spikes at key {spike}, then falls slowly; weights{still} peak at key {top}."
-
     def flatten_prior(self, spoken: Spoken) -> None:
-        """The answer: every bias zero, a flat prior, the content's weights; then T5's prior again."""
+        """The answer: every bias zero, a flat prior, the content's weights; then ALiBi's prior again."""
         panels = self.prior_row
-        flat_prior, flat_weights = self.prior_rows(np.zeros_like(self.t5))
-        prior, weights = self.prior_rows(self.t5)
+        flat_prior, flat_weights = self.prior_rows(np.zeros_like(self.alibi))
+        prior, weights = self.prior_rows(self.alibi)
         self.play(
             panels[2].animate.set_values(flat_prior),
             panels[4].animate.set_values(flat_weights),
@@ -131,11 +107,11 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
         self.hold(self.speech_left() - 1.0)
         self.play(panels[2].animate.set_values(prior), panels[4].animate.set_values(weights), run_time=1.0)
 
-    def prior_panels(self, bias: np.ndarray, later: np.ndarray) -> VGroup:
-        """Content weights x prior exp(bias) = weights, on a scale that also fits ``later``'s prior."""
+    def prior_panels(self, bias: np.ndarray) -> VGroup:
+        """Content weights x prior exp(bias) = weights, on one scale."""
         content = softmax(self.scores, self.prior_tau)
         prior, result = self.prior_rows(bias)
-        top = 1.1 * float(max(content.max(), result.max(), prior.max(), self.prior_rows(later)[0].max()))
+        top = 1.1 * float(max(content.max(), result.max(), prior.max()))
 
         def panel(values: np.ndarray, color: str, tex: str) -> BarPanel:
             title = math(tex, colors=ROLE_TEX)
@@ -156,16 +132,3 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
             sign.set_y(first.box.get_y())  # between the boxes, not the titles
         return row
 
-    def swap_prior(self, name: Mobject, panels: VGroup, bias: np.ndarray) -> None:
-        """Replace the ALiBi prior and its weights by T5's (stylised bucket values)."""
-        prior_t5, result_t5 = self.prior_rows(bias)
-        name_t5 = label("T5 bias prior (stylised bucket values)").move_to(name)
-        new_prior = panels[2].copy().set_values(prior_t5)
-        new_result = panels[4].copy().set_values(result_t5)
-        self.play(FadeOut(name), run_time=0.5)  # one title at a time: a crossfade reads as two
-        self.play(
-            FadeIn(name_t5),
-            Transform(panels[2], new_prior),
-            Transform(panels[4], new_result),
-            run_time=1.5,
-        )

@@ -167,8 +167,8 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
         leaving = [self.shown, *([tag] if tag in self.mobjects else [])]
         with self.beat(
             "decoder",
-            f"Now a trained decoder, which predicts each token from those before: {DECODER_SPOKEN}, a small "
-            "instruct model with 4-bit weights.",
+            f"Now a trained decoder, {DECODER_SPOKEN}, with 4-bit weights: it predicts each token from those "
+            "before.",
             shows=f"An empty {2 * n} by {2 * n} map: rows are queries, columns keys.",
         ):
             self.play(*(FadeOut(m) for m in leaving), run_time=0.6)

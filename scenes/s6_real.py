@@ -85,31 +85,21 @@ class RealDecoder(CachedDecoding):
         queries, kv, fans, names = self.grouped_heads(mem.n_heads, mem.n_kv_heads)
         rows = self.memory_rows()
         with self.beat(
-            "real-model",
-            f"Now section five's decoder, {DECODER_SPOKEN}, weights quantised to {WEIGHT_BITS} bits; its "
-            "cache counted in half precision, as before.",
-            shows=f"Right: the 7B-class {kib(mem_7b())} kibibytes a token; left: "
-            f"{mem.n_heads} query heads over {mem.n_kv_heads} key-value heads.",
+            "memory-real",
+            f"Now {DECODER_SPOKEN}: in each of {mem.n_layers} layers, {mem.n_kv_heads} key-value heads serve "
+            f"{mem.n_heads} query heads, {kib(mem.grouped)} kibibytes a token; "
+            f"ungrouped, {kib(mem.ungrouped)}.",
+            shows=f"Beside the 7B-class {kib(mem_7b())} kibibytes a token. Weights in {WEIGHT_BITS} bits; "
+            "cache in half precision.",
         ):
             self.clear_then(rows[0])  # the 7B figure, beside the real model
             self.until_said(DECODER_SPOKEN.split()[0])
-            self.play(FadeIn(rows[1][0]), FadeIn(queries), FadeIn(kv), FadeIn(names), run_time=1.0)
-            self.when_said(f"{WEIGHT_BITS} bits", FadeIn(rows[1][1]), run_time=0.8)
-            self.when_said(
-                "half precision", Indicate(VGroup(queries, kv), color=theme.TEXT, scale_factor=1.05)
-            )
-        with self.beat(
-            "memory-real",
-            f"In each of its {mem.n_layers} layers, {mem.n_kv_heads} key-value heads each serve "
-            f"{mem.n_heads // mem.n_kv_heads} query heads: {kib(mem.grouped)} kibibytes a token, not "
-            f"{kib(mem.ungrouped)} ungrouped.",
-            shows="Lines fan from each key-value head to its query heads; both products multiply out.",
-        ):
-            self.play(Indicate(kv, color=theme.KEY), run_time=1.0)  # "its key-value heads"
-            self.when_said("each serve", LaggedStart(*(Create(f) for f in fans), lag_ratio=0.1), run_time=1.5)
+            self.play(FadeIn(rows[1]), FadeIn(queries), FadeIn(names[0]), run_time=0.8)
+            self.when_said("key-value", FadeIn(kv), FadeIn(names[1]), run_time=0.6)
+            self.when_said("serve", LaggedStart(*(Create(f) for f in fans), lag_ratio=0.1), run_time=1.2)
             self.until_said("kibibytes")
             self.play(Write(rows[2]), run_time=1.0)
-            self.when_said("not", FadeIn(rows[3], shift=0.2 * UP), run_time=0.8)
+            self.when_said("ungrouped", FadeIn(rows[3], shift=0.2 * UP), run_time=0.8)
 
     @staticmethod
     def grouped_heads(n_heads: int, n_kv_heads: int) -> tuple[VGroup, VGroup, VGroup, VGroup]:

@@ -70,8 +70,8 @@ class WhyRawCache(Mixin[KVCacheParameters]):
         """Why, in one picture: softmax's kernel keeps every k, v; then, beside it, linear attention folds."""
         with self.beat(
             "softmax-kernel",
-            "No fixed-size running sum is exact here: softmax's kernel, e to the q dot k over tau, never "
-            "splits into fixed-size query and key parts.",
+            "No fixed-size running sum is exact here: softmax's kernel never splits into fixed-size query "
+            "and key parts.",
             shows="Beneath the cache: the kernel, not equal to f of q dot g of k.",
         ):
             softmax, eq = self.softmax_column()
@@ -89,15 +89,14 @@ class WhyRawCache(Mixin[KVCacheParameters]):
             self.expand_kernel(softmax[-1])
         with self.beat(
             "linear-kernel",
-            "Linear attention's kernel, phi of q dot phi of k, does split: "
-            "its sum folds into a d by d state and a normaliser.",
-            shows="It moves left; right: cached keys and values pour into one d by d grid.",
+            "Linear attention's kernel does split: its sum folds into a d by d state and a normaliser.",
+            shows="Written: phi of q times phi of k. Keys and values pour into one grid.",
         ):
             head, lin, state, grid, norm = self.linear_column()
             divider = Line(2.7 * UP, 2.9 * DOWN, color=theme.MUTED, stroke_width=2)
             self.play(*self.to_left_column(softmax), Create(divider), run_time=0.8)
             self.play(FadeIn(head), run_time=0.4)  # once the left column has left its place
-            self.when_said("phi of q dot phi of k", Write(lin), run_time=1.2)
+            self.when_said("does split", Write(lin), run_time=1.2)
             self.until_said("folds")
             self.play(FadeIn(state), FadeIn(grid), FadeIn(norm), run_time=0.8)
             self.fold_into(softmax[1], grid[0])

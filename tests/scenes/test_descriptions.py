@@ -24,7 +24,7 @@ words a beat, the descriptions doubled the lecture's length: 15:52 became 32:00)
 
 SAID = {
     "LectureTitle": {"title", "weights", "temperature", "scaled"},
-    "FixedVsQueryWeights": {"title", "overfit", "truth", "when-learned-wins", "predict", "predict-options"},
+    "FixedVsQueryWeights": {"title", "overfit", "when-learned-wins", "predict", "predict-options"},
     "KernelRegressionCollapse": {
         "title",
         "steps",
@@ -34,8 +34,8 @@ SAID = {
         "predict",
         "predict-options",
     },
-    "TemperatureSweep": {"title", "retrieval", "lagrangian", "log", "predict", "predict-options"},
-    "KernelVariants": {"title", "position-row", "kl-form", "kl-penalty", "predict", "predict-options"},
+    "TemperatureSweep": {"title", "retrieval", "log", "predict", "predict-options"},
+    "KernelVariants": {"title", "position-row", "predict", "predict-options"},
     "HeadRouting": {"title", "stylised", "head-1", "predict", "predict-options"},
     "KVCacheGrowth": {"title", "window-of-one", "predict", "predict-options"},
     "AdaptiveSufficiency": {"title", "predict", "predict-options"},

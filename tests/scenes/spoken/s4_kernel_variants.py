@@ -26,7 +26,6 @@ PROFILE = {k: v.default for k, v in inspect.signature(weight_profiles).parameter
 """The profiles' settings as the scene takes them (the defaults): n_similarity, n_positions, window, ..."""
 COSINES = np.linspace(-1.0, 1.0, PROFILE["n_similarity"])  # the content panel's cosines
 ALIBI_SLOPE = 0.25  # the scene's prior row: alibi_bias(n, 0.25), titled "ALiBi prior (slope 0.25)"
-T5_EXACT = 32 // 2  # T5's 32 one-way buckets hold distances below 16 exactly (Raffel et al. 2020)
 
 
 def exponent(name: str) -> float:
@@ -108,14 +107,6 @@ def alibi_prior() -> list[str]:
     return [str(n), str(top)]  # "key 16, the query": key n
 
 
-def t5_prior() -> list[str]:
-    n, _ = prior_scores()
-    assert n <= T5_EXACT  # every distance in the row has its own bucket: b(d) = -log(1 + d)
-    prior = [-math.log1p(n - 1 - j) for j in range(n)]
-    spike = prior.index(max(prior)) + 1
-    return [str(spike), str(tallest_key(lambda d: -math.log1p(d)))]
-
-
 EXPECTED = {
     "position-row": lambda: [str(len(weight_profiles(1.0).offsets) - 1)],
     "cost-softmax": cost_softmax,
@@ -127,5 +118,4 @@ EXPECTED = {
     "sharpen.description": sharpen,
     "cost-softmax.description": lambda: [str(COST["d"])],  # the timings' head width, from the data file
     "alibi-prior.description": alibi_prior,
-    "t5-prior.description": t5_prior,
 }

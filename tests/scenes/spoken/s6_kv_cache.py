@@ -36,8 +36,8 @@ def summary() -> list[str]:
 
 def memory_real() -> list[str]:
     grouped, ungrouped = 30 * 2 * 3 * 64 * 2, 30 * 2 * 9 * 64 * 2  # layers, k and v, KV heads, width, fp16
-    # 30 layers, 3 KV heads, 9 / 3 query heads each
-    return ["30", "3", "3", f"{grouped / 1024:g}", f"{ungrouped / 1024:g}"]
+    # SmolLM2; 30 layers, 3 KV heads serving 9 query heads
+    return ["2", "30", "3", "9", f"{grouped / 1024:g}", f"{ungrouped / 1024:g}"]
 
 
 def sinks() -> list[str]:
@@ -57,8 +57,7 @@ EXPECTED = {
     "memory-raw.description": lambda: [str(LAYERS), str(HEADS), str(WIDTH)],  # the model's shape, as stated
     "summary.description": summary,
     "memory-state.description": inset_span,
-    "real-model": lambda: ["2", "4"],  # SmolLM2, and Q4_1: 4-bit weights
-    "real-model.description": lambda: [str(PER_TOKEN // 1024), "9", "3"],  # beside it: 9 query, 3 KV heads
+    "memory-real.description": lambda: [str(PER_TOKEN // 1024), "4"],  # beside the 7B figure; Q4_1 weights
     "memory-real": memory_real,
     "real-decoding": lambda: [f"{30 * 2 * 3 * 64 * 2 / 1024:g}", "30"],  # a token's keys and values; layers
     "sinks": sinks,
