@@ -266,9 +266,9 @@ def test_the_page_never_hard_codes_a_theme_colour():
 
 
 def test_every_colour_variable_the_css_uses_is_defined():
-    from production.publish.page import ROLES as PAGE_ROLES
+    from production.publish.page.palette import page_colours
 
-    defined = {r.lower() for r in PAGE_ROLES}
+    defined = set(page_colours())
     css = [p for p in page_sources() if p.suffix == ".css"]
     local = {m for p in page_sources() for m in re.findall(r"--([a-z][a-z0-9-]*)\s*:", p.read_text())}
     local |= {

@@ -28,12 +28,12 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from drawing import theme
 from lecture.clips import find_clip
 from lecture.config import LectureConfig
 from lecture.section import section_heading
 from production.publish.page.asking import asked_questions, stops
 from production.publish.page.equations import typeset
+from production.publish.page.palette import page_colours
 from production.publish.page.storyboard import write_storyboard
 from production.publish.page.switch import timeline
 from production.publish.page.transcript import transcript_sections
@@ -52,7 +52,6 @@ __all__ = [
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
 ASSETS = HERE / "assets"
-ROLES = ("BACKGROUND", "TEXT", "MUTED", "QUERY", "KEY", "VALUE", "WEIGHT", "TEMPERATURE", "SCORE", "WARNING")
 SCRIPTS = ("explore/common.js", "explore/ports.js")
 MIME = {"mp4": "video/mp4", "webm": "video/webm"}
 
@@ -163,7 +162,7 @@ def render_page(manifest: Mapping[str, Any], folder: Path, config: LectureConfig
         "described": described
         and {**described, "tracks": _tracks(described["captions"], folder, described["chapters"])},
         "clips": _clips_context(clips, folder, config),
-        "colours": {name.lower(): getattr(theme, name) for name in ROLES},
+        "colours": page_colours(),
         "css": Markup(_asset("page.css") + _asset("explore/explore.css") + _asset("questions.css")),
         "scripts": Markup("\n".join(_asset(s) for s in (*SCRIPTS, *(f"explore/{k}.js" for k in figures)))),
         "page_script": Markup(_asset("page.js") + _asset("questions.js") + _asset("switch.js")),
@@ -204,7 +203,7 @@ def render_notes(manifest: Mapping[str, Any], tex_dir: Path, config: LectureConf
     context = {
         "title": manifest["title"],
         "sections": sections,
-        "colours": {name.lower(): getattr(theme, name) for name in ROLES},
+        "colours": page_colours(),
         "css": Markup(_asset("notes.css") + _asset("questions.css")),
     }
     return environment().get_template("notes.html.j2").render(context)
@@ -217,7 +216,7 @@ def render_transcript(manifest: Mapping[str, Any]) -> str:
         "described": manifest.get("described"),
         "lecture": manifest["lecture"],
         "sections": transcript_sections(manifest),
-        "colours": {name.lower(): getattr(theme, name) for name in ROLES},
+        "colours": page_colours(),
         "css": Markup(_asset("notes.css") + _asset("transcript.css")),
     }
     return environment().get_template("transcript.html.j2").render(context)
