@@ -64,6 +64,7 @@ class _Clip:
     voice: Any = None  # a planned clip's voice, mastered while its shards render
     waiting: int = 0  # shards (and voice) not yet finished
     join: Any = None
+    stamp: str = ""  # the inputs hash taken before planning: a source edited mid-build leaves the clip stale
 
 
 @dataclass
@@ -81,6 +82,10 @@ class _Build:
 
     def number(self, index: int) -> int | None:
         return index if self.numbered else None
+
+    def stamp(self, clip: Section) -> str:
+        """The hash of everything ``clip`` is made from, as its published stamp will vouch for it."""
+        return clip_inputs_hash(clip, self.options, self.extra(clip))
 
     def code(self, clip: Section) -> str:
         """What every segment of ``clip`` is made of: its code and data, not its narration or recordings."""
@@ -109,7 +114,7 @@ class _Build:
             n,
             self.settings,
             str(self.out_dir.parent.parent),
-            clip_inputs_hash(clip, self.options, extra),
+            flight.stamp,
             extra,
             str(work) if self.local else None,
             **payload,
@@ -199,7 +204,7 @@ class _Build:
             out.record.write(beats_path(video), indent=1)
         elif out.srt is not None:
             write_text(captions, out.srt)
-        write_text(stamp, clip_inputs_hash(clip, options, self.extra(clip)) + "\n")
+        write_text(stamp, flight.stamp + "\n")
         if flight.cut is not None:
             self.segment_cache(clip).prune(flight.cut.keys)
         if self.local:
@@ -303,7 +308,7 @@ def _current(build: _Build, force: bool) -> dict[int, RenderResult]:
 
 def _whole(build: _Build, stale: list[int]) -> list[_Clip]:
     """The stale clips, each one shard, unplanned (ordered by their estimated lengths)."""
-    flights = [_Clip(i, build.clips[i], None, [None]) for i in stale]
+    flights = [_Clip(i, build.clips[i], None, [None], stamp=build.stamp(build.clips[i])) for i in stale]
     why = "a gif renders whole" if build.options.fmt == "gif" else "--shards 1: each renders whole"
     build.board.note(f"{len(flights)} clip(s), unplanned ({why}), typesetting and speaking as it goes")
     return flights
@@ -314,6 +319,7 @@ def _plan(build: _Build, stale: list[int], shards: int | None, force: bool) -> l
     if not stale:
         return []
     clips = [build.clips[i] for i in stale]
+    stamps = {c.scene: build.stamp(c) for c in clips}  # before the plan reads any source
     cutting = plan_needed(build.options, shards)
     if build.local and not cutting:
         return _whole(build, stale)
@@ -329,7 +335,8 @@ def _plan(build: _Build, stale: list[int], shards: int | None, force: bool) -> l
         raise RenderError(f"preparing the scenes gave no plan for {', '.join(missing)}")
     if not cutting:  # a cluster's gif or --shards 1: planned here (typeset once), rendered whole
         build.board.note(f"planned in {time.monotonic() - start:.1f}s; each clip renders whole")
-        return [_Clip(i, c, timelines[c.scene], [None]) for i, c in zip(stale, clips, strict=True)]
+        pairs = zip(stale, clips, strict=True)
+        return [_Clip(i, c, timelines[c.scene], [None], stamp=stamps[c.scene]) for i, c in pairs]
     codes = {c.scene: build.code(c) for c in clips}
     caches = {c.scene: build.segment_cache(c) for c in clips}
     workers = build.runner.workers
@@ -337,7 +344,8 @@ def _plan(build: _Build, stale: list[int], shards: int | None, force: bool) -> l
     flights = []
     for i, clip in zip(stale, clips, strict=True):
         cut = cuts[clip.scene]
-        flights.append(_Clip(i, clip, cut.timeline, list[tuple[int, int] | None](cut.spans), cut))
+        spans = list[tuple[int, int] | None](cut.spans)
+        flights.append(_Clip(i, clip, cut.timeline, spans, cut, stamp=stamps[clip.scene]))
     layout = "; ".join(
         f"{c.timeline.scene} {len(c.shards)} shard(s) for {len(c.parts) - len(c.cached)} of "
         f"{len(c.parts)} segments"

@@ -133,6 +133,25 @@ def test_up_to_date_needs_the_video_and_a_matching_stamp(tmp_path):
     assert not is_up_to_date(clip, options, tmp_path)
 
 
+def test_a_clip_publishes_the_stamp_taken_before_it_was_planned(tmp_path, monkeypatch):
+    """A scene edited while its clip renders leaves the clip stale: the stamp vouches for the sources the
+    render read (hashed before planning), not for the sources at publishing time."""
+    from production.render import pipeline
+    from production.render.join import ClipOutput
+    from production.render.pipeline import _Build, _Clip
+
+    clip, options = find_clip("AdaptiveSufficiency"), RenderOptions("l")
+    build = _Build([clip], options, tmp_path, None, None, lambda _c: "", None, False, None, False)  # type: ignore[arg-type]
+    flight = _Clip(0, clip, None, [None], stamp=build.stamp(clip))
+    monkeypatch.setattr(pipeline, "clip_inputs_hash", lambda *_a, **_k: "e" * 64)  # the scene, edited since
+    srt = "1\n00:00:00,000 --> 00:00:01,000\nHi\n"
+    build.publish(flight, ClipOutput(b"video", None, srt, (1.0,), 0.1, ()))
+    _, _, stamp = published_paths(clip, options, tmp_path)
+    assert stamp.read_text().strip() == clip_inputs_hash(clip, options)  # what the render was made from
+    monkeypatch.undo()
+    assert is_up_to_date(clip, options, tmp_path)
+
+
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("su") is None, reason="needs root and su")
 def test_setup_script_as_non_root_prints_the_install_line():
     # A copy in a folder that `nobody` may enter: the checkout itself may sit in a 0700 folder.
