@@ -8,12 +8,15 @@ scene.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from manim import (
     DOWN,
     LEFT,
+    RIGHT,
     UP,
+    AnimationGroup,
     Brace,
     Create,
     CurvedArrow,
@@ -46,6 +49,34 @@ def fit_word(word: str, width: float, color: str) -> Text:
     return mob
 
 
+def column_words(words: Sequence[str], cell_w: float) -> tuple[VGroup, float]:
+    """The columns' words, and how far every other one is raised (0: one row).
+
+    Where a word is wider than its column, they take two rows, every other one
+    raised, so each has two columns' room (a column and a half at either end).
+    """
+    n = len(words)
+    stagger = any(label(w, small=True).width > cell_w - 0.08 for w in words)
+    room = [(2 if stagger else 1) * cell_w - 0.12] * n
+    if stagger:
+        room[0] = room[-1] = 1.5 * cell_w - 0.12
+    cols = VGroup(*(fit_word(w, r, theme.KEY) for w, r in zip(words, room, strict=True)))
+    return cols, (max(c.height for c in cols) + 0.1 if stagger else 0.0)
+
+
+def place_columns(cols: VGroup, grid: VGroup, rise: float) -> None:
+    """Each column's word over its column on one baseline, every other one ``rise`` higher."""
+    line = grid.get_top()[1] + 0.15
+    for j, c in enumerate(cols):
+        base = line + (rise if j % 2 else 0.0)
+        c.move_to([grid[j].get_x(), base + c.height / 2, 0])
+        c.shift((base - baseline_of(c)) * UP)
+    if cols[0].get_left()[0] < grid.get_left()[0]:
+        cols[0].align_to(grid, LEFT)
+    if cols[-1].get_right()[0] > grid.get_right()[0]:
+        cols[-1].align_to(grid, RIGHT)
+
+
 class CausalMask(Mixin[KVCacheParameters]):
     """Mixin for section 6's scene: the autoregressive step and the causal mask's grid."""
 
@@ -54,31 +85,29 @@ class CausalMask(Mixin[KVCacheParameters]):
 
     def mask_grid(self) -> VGroup:
         """The causal mask, T x T, its rows (queries) and columns (keys) named by the tokens."""
-        n, allowed = len(self.params.words), causal_mask(len(self.params.words))
-        rows = VGroup(*(label(w, small=True, color=theme.QUERY) for w in self.params.words))
-        row_w = max(r.width for r in rows)
-        cell_w = min(1.2, (theme.SAFE_RIGHT - theme.SAFE_LEFT - row_w - 0.2) / n)
-        cell_h = min(0.5, (theme.SAFE_TOP - theme.SAFE_BOTTOM - 1.9) / n)
-        cols = VGroup(*(fit_word(w, cell_w - 0.08, theme.KEY) for w in self.params.words))
+        words = self.params.words
+        n, allowed = len(words), causal_mask(len(words))
+        rows = VGroup(*(label(w, small=True, color=theme.QUERY) for w in words))
+        cell_w = min(1.2, (theme.SAFE_RIGHT - theme.SAFE_LEFT - max(r.width for r in rows) - 0.2) / n)
+        cols, rise = column_words(words, cell_w)
+        cell_h = min(0.5, (theme.SAFE_TOP - theme.SAFE_BOTTOM - 1.9 - max(0.0, rise - 0.52)) / n)
         grid = VGroup()
         for i in range(n):
             for j in range(n):
                 sq = Rectangle(width=cell_w, height=cell_h, stroke_width=1.2, stroke_color=theme.MUTED)
-                sq.set_fill(theme.WEIGHT if allowed[i, j] else theme.BACKGROUND, opacity=0.0)
+                sq.set_fill(theme.WEIGHT if allowed[i, j] else theme.WARNING, opacity=0.0)
                 grid.add(sq.move_to([j * cell_w, -i * cell_h, 0]))
         for i, r in enumerate(rows):
             r.next_to(grid[i * n], LEFT, buff=0.2)
-        line = grid.get_top()[1] + 0.15  # the column words share one baseline
-        for j, c in enumerate(cols):
-            c.move_to([grid[j].get_x(), line + c.height / 2, 0])
-            c.shift((line - baseline_of(c)) * UP)
-        keys = label("columns: key tokens it may look at", small=True, color=theme.KEY).next_to(
-            cols, UP, buff=0.12
-        )
-        queries = label("rows: the query, the current token", small=True, color=theme.QUERY)
-        whole = VGroup(grid, rows, cols, keys.align_to(grid, LEFT))
-        queries.next_to(grid, DOWN, buff=0.15).align_to(rows, LEFT)
-        whole.add(queries)
+        place_columns(cols, grid, rise)
+        captions = VGroup(
+            label("rows: queries", small=True, color=theme.QUERY),
+            label("columns: keys", small=True, color=theme.KEY),
+        ).arrange(RIGHT, buff=0.5)
+        captions.next_to(grid, DOWN, buff=0.15).align_to(rows, LEFT)
+        masked = label("masked: later keys", small=True, color=theme.WARNING)
+        masked.next_to(grid, DOWN, buff=0.15).align_to(grid, RIGHT)
+        whole = VGroup(grid, rows, cols, captions, masked)
         return whole.move_to(
             [(theme.SAFE_LEFT + theme.SAFE_RIGHT) / 2, (theme.SAFE_TOP + theme.SAFE_BOTTOM) / 2, 0]
         )
@@ -106,5 +135,9 @@ class CausalMask(Mixin[KVCacheParameters]):
         n = len(self.params.words)
         self.fade_in(self.grid, run_time=1.0)
         rows = [VGroup(*self.grid[0][t * n : t * n + t + 1]) for t in range(n)]
-        fills = [row.animate.set_fill(opacity=0.85) for row in rows]
+        hidden = [VGroup(*self.grid[0][t * n + t + 1 : (t + 1) * n]) for t in range(n - 1)]
+        fills = []  # each row lights up to its own column; the rest of it, masked, turns vermillion
+        for row, masked in zip(rows, [*hidden, None], strict=True):
+            dim = [masked.animate.set_fill(opacity=0.35)] if masked is not None else []
+            fills.append(AnimationGroup(row.animate.set_fill(opacity=0.85), *dim))
         self.play(LaggedStart(*fills, lag_ratio=0.5), run_time=max(self.speech_left() - 0.5, 2.0))

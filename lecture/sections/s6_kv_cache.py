@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from attnmath import (
+    DEFAULT_SENTENCE,
     KVCache,
     Sentence,
     causal_mask,
@@ -29,7 +30,15 @@ from lecture.sections.s6_real import (
     sentence_text,
 )
 
-__all__ = ["KVCacheParameters", "SECTION", "MODEL", "CONTEXT", "RELATIVE_CLAUSE", "decode_weights"]
+__all__ = [
+    "KVCacheParameters",
+    "SECTION",
+    "MODEL",
+    "CONTEXT",
+    "RELATIVE_CLAUSE",
+    "RUNNING_WORDS",
+    "decode_weights",
+]
 
 MODEL = {"n_layers": 32, "n_kv_heads": 32, "head_dim": 128}
 """The section's 7B-class model: full multi-head keys and values, one sequence, fp16."""
@@ -52,13 +61,17 @@ RELATIVE_CLAUSE = Sentence.from_dict(
 no summary that keeps only the latest noun (or any one slot fixed in advance) serves both queries."""
 
 
+RUNNING_WORDS = (*(t.text for t in DEFAULT_SENTENCE.tokens), ".")
+"""Section 5's sentence, the lecture's running example, with its full stop: section 6 decodes it."""
+
+
 @dataclass(frozen=True)
 class KVCacheParameters(Parameters):
     """The words decoded, how many of them are the prompt, and the two heads' example data."""
 
     scene: ClassVar[str] = "KVCacheGrowth"
     words: tuple[str, ...] = lecturer(
-        ("The", "cat", "sat", "on", "the", "mat", "and", "then", "slept", "."),
+        RUNNING_WORDS,
         Words(),
         f"{Words().doc()}, and at most {MAX_DECODED} of {MODEL_NAME}'s tokens: "
         "its real decoder reads them too",

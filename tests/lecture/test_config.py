@@ -82,7 +82,7 @@ def test_file_chooses_orders_and_overrides(lecturer_file):
 @pytest.mark.parametrize(
     ("text", "match"),
     [
-        ("[KVCacheGrowth]\nn_prompt = 10\n", "n_prompt must be smaller"),
+        ("[KVCacheGrowth]\nn_prompt = 11\n", "n_prompt must be smaller"),
         (  # 12 words the tokenizer splits into many pieces: more rows than section 6 lays out
             '[KVCacheGrowth]\nwords = ["Xylophonists", "quixotically", "juxtapose", "zygomorphic", '
             '"phlogiston", "quasars", "with", "kaleidoscope", "syzygies", "and", "flummoxed", "gnus"]\n',
