@@ -26,8 +26,8 @@ PANELS: dict[str, str] = {
     "panel-control": "#22252c",  # buttons, inputs, a word's box, a head's small map
     "panel-raised": "#2a2e37",  # the switch and answer buttons
     "panel-query": "#3a2f17",  # the query word's box
-    "panel-band": "#262a32",
-    "panel-tint": "#1d1f24",  # a question's or the notes' equations' box: white at 4% over the page  # the band of predictions the eviction plot's means leave out
+    "panel-band": "#262a32",  # the band of predictions the eviction plot's means leave out
+    "panel-tint": "#1d1f24",  # a question's box, the notes' equations: white at 4% over the page
 }
 """Every surface a word may sit on, by its custom property's name (without ``--``)."""
 
