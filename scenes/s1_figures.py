@@ -20,6 +20,7 @@ from manim import (
     UP,
     Axes,
     Create,
+    DashedVMobject,
     FadeOut,
     LaggedStart,
     Line,
@@ -218,6 +219,33 @@ class MethodFigures(Mixin[FixedVsQueryParameters]):
         self.bump = curve(self.axes[1], xs, ys, color=theme.TEMPERATURE, width=4)
         self.figures[1][0].add(self.bump)  # it moves with its plot
         return self.bump
+
+    def constant_and_noise(self) -> tuple[VMobject, VGroup]:
+        """The model the mean is sufficient for, drawn: a constant and each dot's noise.
+
+        The constant is dashed at the dots' average; each dot's noise is a segment from it to the dot.
+        Both travel with the mean's plot, behind its dots, until :meth:`unpin` lets them fade alone.
+        """
+        axes, level = self.axes[0], float(self.y.mean())
+        lo, hi = float(self.x.min()), float(self.x.max())
+        constant = DashedVMobject(
+            Line(axes.c2p(lo, level), axes.c2p(hi, level), color=theme.MUTED, stroke_width=4), num_dashes=30
+        )
+        noise = VGroup(
+            *(
+                Line(axes.c2p(x, level), axes.c2p(x, y), color=theme.MUTED, stroke_width=5)
+                for x, y in zip(self.x, self.y, strict=True)
+            )
+        )
+        constant.set_z_index(-1)
+        noise.set_z_index(-1)
+        self.figures[0][0].add(constant, noise)
+        return constant, noise
+
+    def unpin(self, k: int, *mobs: Mobject) -> None:
+        """Take ``mobs`` out of figure ``k``'s plot, still drawn, so that they can fade on their own."""
+        self.figures[k][0].remove(*mobs)
+        self.add(*mobs)
 
     def summarised(self, tick: Line) -> LaggedStart:
         """Copies of the dots fly into the mean's ``tick``: the whole sample kept as one number."""

@@ -29,6 +29,8 @@ from manim import (
     Circumscribe,
     Create,
     FadeIn,
+    FadeOut,
+    LaggedStart,
 )
 
 from attnmath import (
@@ -66,18 +68,26 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
             f"Were {self.x.size} noisy points a constant plus independent Gaussian noise "
             "of known spread, "
             "their mean, a sufficient statistic, would keep all they say about it.",
-            shows="The dots appear; heading: Mean, fixed weights; copies fly into the mean.",
+            shows="Dashed, the constant; each dot's gap to it, its noise; copies fly into the mean.",
         ):
             self.present(0)
             self.when_said("noisy points", self.dots_in_turn(0), run_time=2.0)
+            constant, noise = self.constant_and_noise()
+            self.when_said("a constant", Create(constant), run_time=1.0)
+            grow = LaggedStart(*(Create(n) for n in noise), lag_ratio=0.1)
+            self.when_said("Gaussian noise", grow, run_time=1.5)
             tick = self.mean_mark()
             self.when_said("their mean", FadeIn(tick, shift=0.3 * RIGHT), run_time=1.0)
-            self.when_said("keep all", self.summarised(tick), run_time=2.5)
+            self.until_said("keep all")
+            self.unpin(0, noise)
+            self.play(self.summarised(tick), FadeOut(noise), run_time=2.5)
         with self.beat(
             "mean-flat",
             "The mean weighs each of the N points the same, one over N, so it predicts a flat line.",
             shows=self.mean_line_description(),
         ):
+            self.unpin(0, constant)
+            self.play(FadeOut(constant), run_time=0.6)  # the flat prediction is drawn where it was
             self.when_said("the same", self.dots_in_turn(0, scale=1.0), run_time=1.5)
             self.when_said("one over N", Circumscribe(self.words[0][0][1], color=theme.WEIGHT), run_time=1.2)
             self.predict(0)

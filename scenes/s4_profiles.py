@@ -25,8 +25,8 @@ from manim import (
     LaggedStart,
     Line,
     Mobject,
-    MoveAlongPath,
     Transform,
+    UpdateFromAlphaFunc,
     ValueTracker,
     VGroup,
     linear,
@@ -38,6 +38,7 @@ from attnmath import (
     weight_profiles,
 )
 from drawing import theme
+from drawing.angle import AngleInset
 from drawing.plots import axis_labels, curve, quiet_axes, redraw_curve, to_scene
 from drawing.readouts import Readout
 from drawing.widgets import BarPanel, LogSlider, label
@@ -93,6 +94,8 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
         ):
             self.fade_in(self.content_frame, self.slider, self.readout)  # the curve's temperature
             self.play(Create(self.content_curves[0]), FadeIn(self.legend[0]), run_time=1.5)
+            self.angle_inset = AngleInset(np.array([POSITION_X, PANELS_Y + 0.35, 0.0]), cosine=0.5)
+            self.when_said("unit length", FadeIn(self.angle_inset), run_time=0.8)
             self.trace(self.content_curves[0], "against their cosine")
         with self.beat(
             "content-linear",
@@ -112,6 +115,7 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
             "linear attention, with no position in q or k, weigh all alike.",
             shows=SAID,
         ):
+            self.play(FadeOut(self.angle_inset), run_time=0.5)  # the position panel takes its place
             self.fade_in(self.position_frame, self.position_name)
             arrow = self.look_back()
             self.when_said("tokens back", GrowArrow(arrow), run_time=2.0)
@@ -205,10 +209,28 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
 
     def trace(self, line: Mobject, words: str) -> None:
         """A dot runs along ``line`` as the narration says ``words``: each similarity's weight in turn."""
-        dot = Dot(line.get_start(), radius=0.1, color=line.get_stroke_color())
-        self.when_said(words, FadeIn(dot), run_time=0.2)
-        self.play(MoveAlongPath(dot, line), run_time=1.8, rate_func=linear)
-        self.play(FadeOut(dot), run_time=0.3)
+        anchors = np.asarray(line.get_anchors())
+        order = np.argsort(anchors[:, 0])
+
+        def on_curve(c: float) -> np.ndarray:
+            """The curve's point above cosine ``c`` (the axes hold cosine + 1)."""
+            x = float(self.content_axes.c2p(c + 1.0, 0.0)[0])
+            return np.array([x, np.interp(x, anchors[order, 0], anchors[order, 1]), 0.0])
+
+        inset = self.angle_inset  # its key turns as the dot runs: the x-axis is this angle's cosine
+        dot = Dot(on_curve(-1.0), radius=0.1, color=line.get_stroke_color())
+
+        def sweep(start: float, end: float) -> UpdateFromAlphaFunc:
+            def step(_m: Mobject, alpha: float) -> None:
+                inset.set_cosine(start + (end - start) * alpha)
+                dot.move_to(on_curve(inset.cosine))
+
+            return UpdateFromAlphaFunc(inset, step)
+
+        self.until_said(words)
+        self.play(FadeIn(dot), sweep(inset.cosine, -1.0), run_time=0.5)
+        self.play(sweep(-1.0, 1.0), run_time=2.4, rate_func=linear)
+        self.play(FadeOut(dot), sweep(1.0, 0.5), run_time=0.6)
 
     def step_positions(self, steps: tuple[tuple[str, str], ...], cues: tuple[str, ...]) -> None:
         """Each position kernel's profile in ``steps`` as the narration names it (``cues``)."""
@@ -284,7 +306,7 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
         """What the content panel shows as it appears: its axes and the softmax curve."""
         similarity, content = self.profiles.similarity, self.profiles.content
         peak = float(similarity[np.argmax(content[SOFTMAX])])
-        return f"The softmax curve rises, ever steeper, to its peak at cosine {peak:g}."
+        return f"As k turns to q, the softmax weight rises ever steeper, peaking at cosine {peak:g}."
 
     def linear_description(self) -> str:
         """The linear curve: where it starts and where it peaks (not at cosine 1 when its map bends it)."""

@@ -1,0 +1,70 @@
+"""Two unit vectors and the angle between them, for a plot whose x-axis is their cosine.
+
+A query q (fixed, pointing right) and a key k on a unit circle; :meth:`AngleInset.set_cosine`
+turns k, the arc marks the angle, and a readout gives ``cos θ``. Section 4's
+content panel turns it with the dot that runs along the weight curve, so the
+curve's x-axis is seen to be this angle's cosine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import DOWN, RIGHT, Arc, Arrow, Circle, DecimalNumber, VGroup
+
+from drawing import theme
+from drawing.widgets import label
+
+__all__ = ["AngleInset"]
+
+
+class AngleInset(VGroup):
+    """A unit circle with q and k on it, k at the angle whose cosine is ``cosine``."""
+
+    def __init__(self, center: np.ndarray, radius: float = 1.1, cosine: float = 1.0) -> None:
+        super().__init__()
+        self.centre, self.radius, self.cosine = np.asarray(center, dtype=float), radius, cosine
+        circle = Circle(radius=radius, color=theme.MUTED, stroke_width=2).move_to(self.centre)
+        q = Arrow(self.centre, self.centre + radius * RIGHT, buff=0, color=theme.QUERY, stroke_width=6)
+        q_name = label("q", color=theme.QUERY).next_to(q.get_end(), RIGHT, buff=0.12)
+        self.key, self.key_name, self.arc = self._key(), self._key_name(), self._arc()
+        self.value = DecimalNumber(cosine, num_decimal_places=2, font_size=theme.LABEL_SIZE, color=theme.TEXT)
+        readout = VGroup(label("cos θ =", color=theme.MUTED), self.value).arrange(RIGHT, buff=0.15)
+        self.readout = readout.next_to(circle, DOWN, buff=0.3)
+        self.add(circle, self.arc, q, self.key, q_name, self.key_name, readout)
+
+    def set_cosine(self, cosine: float) -> AngleInset:
+        """Turn k to the angle whose cosine is ``cosine`` (clipped to [-1, 1]); the arc and readout follow."""
+        self.cosine = float(np.clip(cosine, -1.0, 1.0))
+        self.key.become(self._key())
+        self.key_name.become(self._key_name())
+        self.arc.become(self._arc())
+        self.value.set_value(self.cosine)
+        self.value.next_to(self.readout[0], RIGHT, buff=0.15)
+        return self
+
+    def angle(self) -> float:
+        """The angle between q and k, in radians."""
+        return float(np.arccos(self.cosine))
+
+    def _tip(self, scale: float = 1.0) -> np.ndarray:
+        a = self.angle()
+        return self.centre + scale * self.radius * np.array([np.cos(a), np.sin(a), 0.0])
+
+    def _key(self) -> Arrow:
+        return Arrow(self.centre, self._tip(), buff=0, color=theme.KEY, stroke_width=6)
+
+    def _key_name(self) -> VGroup:
+        """k's name past its tip; near q it rises above q's name rather than onto it."""
+        spot = self._tip(1.28)
+        spot[1] = max(spot[1], self.centre[1] + 0.45) if self.cosine > 0.8 else spot[1]
+        return label("k", color=theme.KEY).move_to(spot)
+
+    def _arc(self) -> Arc:
+        return Arc(
+            radius=0.35 * self.radius,
+            start_angle=0.0,
+            angle=max(self.angle(), 1e-3),
+            arc_center=self.centre,
+            color=theme.TEXT,
+            stroke_width=4,
+        )
