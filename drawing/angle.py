@@ -9,7 +9,7 @@ curve's x-axis is seen to be this angle's cosine.
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, RIGHT, Arc, Arrow, Circle, DecimalNumber, VGroup
+from manim import DOWN, RIGHT, Arc, Arrow, Circle, DecimalNumber, Text, VGroup
 
 from drawing import theme
 from drawing.widgets import label
@@ -53,8 +53,8 @@ class AngleInset(VGroup):
     def _key(self) -> Arrow:
         return Arrow(self.centre, self._tip(), buff=0, color=theme.KEY, stroke_width=6)
 
-    def _key_name(self) -> VGroup:
-        """k's name past its tip; near q it rises above q's name rather than onto it."""
+    def _key_name(self) -> Text:
+        """The key's name past its tip; near q it rises above q's name rather than onto it."""
         spot = self._tip(1.28)
         spot[1] = max(spot[1], self.centre[1] + 0.45) if self.cosine > 0.8 else spot[1]
         return label("k", color=theme.KEY).move_to(spot)
