@@ -209,6 +209,7 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
             last = len(self.chips) - 1  # the stripe: every query's weight on the token before it
             stripe = DashedLine(self.cell(1, 0), self.cell(last, last - 1), color=theme.KEY, stroke_width=2)
             self.when_said("on average", Create(stripe), run_time=1.5)
+            self.remove(stripe)  # drawn from here as part of the marks: fading them out takes it too
             self.marks.add(stripe)
         self.decoder_view.add(self.map_now, self.name_now, self.marks)
 

@@ -78,6 +78,21 @@ def size_problems(scene, step: str) -> list[str]:
     return problems
 
 
+def drawn_twice(scene, step: str) -> list[str]:
+    """Mobjects that are on the scene's top level and inside another top-level mobject as well.
+
+    Manim's ``remove`` takes out what it is given, not the family: such a mobject outlives the group
+    it was put in when the group fades (a stray line left on screen, as section 5's stripe once was).
+    """
+    tops = {id(m) for m in scene.mobjects}
+    return [
+        f"{step}: a {type(m).__name__} is drawn on its own and inside a {type(top).__name__}"
+        for top in scene.mobjects
+        for m in top.get_family()[1:]
+        if id(m) in tops
+    ]
+
+
 def layout_problems(scene, step: str) -> list[str]:
     """Text outside the safe area, or two texts overlapping, after one step."""
     problems = []
@@ -117,6 +132,7 @@ class SceneRun:
         self.problems: list[str] = []
         self.size_problems: list[str] = []
         self.role_problems: list[str] = []
+        self.drawn_twice: list[str] = []
         self.checks: list[FrameCheck] = []
         self.readings: list[Any] = []
         self.sounds: list[tuple[str, float]] = []  # (file, start in s): each voice given to manim to mix
@@ -147,6 +163,7 @@ class SceneRun:
                 run.problems.extend(layout_problems(self, f"{clip.scene} play #{steps[0]}"))
                 run.size_problems.extend(size_problems(self, f"{clip.scene} play #{steps[0]}"))
                 run.role_problems.extend(role_problems(self, f"{clip.scene} play #{steps[0]}"))
+                run.drawn_twice.extend(drawn_twice(self, f"{clip.scene} play #{steps[0]}"))
 
         Checked.__name__ = clip.scene
         config = {"disable_caching": True, "quality": "low_quality", "media_dir": str(media_dir)}

@@ -41,6 +41,10 @@ def test_each_beats_voice_is_handed_to_manim_where_the_beat_speaks(scene_run):
     assert np.allclose([t for _, t in asked], [t for _, t in beats], atol=0.002)  # beats keep 3 decimals
 
 
+def test_nothing_is_drawn_both_alone_and_inside_a_group(scene_run):
+    assert scene_run.drawn_twice == []
+
+
 def test_text_stays_in_the_safe_area_and_never_overlaps(scene_run):
     assert scene_run.problems == []
 
