@@ -17,6 +17,7 @@ from manim import (
     Arrow,
     Circumscribe,
     Create,
+    Cross,
     FadeIn,
     FadeOut,
     LaggedStart,
@@ -154,7 +155,7 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
         self.pause_and_predict(
             self.question(),
             self.the_folding_head,
-            shows="An outline circles the H1 map, then H3's, then H4's.",
+            shows="H2 crossed: all k, v. Under the others: one value, one sum, phrase sums.",
             ends_section=True,
         )
 
@@ -286,12 +287,28 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
         self.when_said("different summaries", each, run_time=3.0)
 
     def the_folding_head(self, spoken: Spoken) -> None:
-        """The answer circled: head one's map (one key a query), head three's decay, head four's phrases."""
-        self.play(Circumscribe(self.maps[0], color=theme.VALUE), run_time=1.5)
-        self.until_said("three's")
-        self.play(Circumscribe(self.maps[2], color=theme.VALUE), run_time=1.2)
-        self.until_said("noun phrase")
-        self.play(Circumscribe(self.maps[3], color=theme.VALUE), run_time=1.2)
+        """The answer, head by head: what each must keep, written in its band; the syntax head crossed.
+
+        The syntax head keeps every key and value (vermillion, the colour of "cannot"); head one a
+        single value, head three one running sum, head four a sum per noun phrase.
+        """
+        keeps = {
+            1: ("all k, v", theme.WARNING, "syntax head"),
+            0: ("1 value", theme.VALUE, "previous value"),
+            2: ("1 sum", theme.VALUE, "running sum"),
+            3: ("phrase sums", theme.VALUE, "noun phrase"),
+        }
+        for h, (text, colour, cue) in keeps.items():
+            tag = self.map_tags[h]  # at its band's centre; the band is 2.1 high, its shape written under it
+            below = 1.8 + 0.4 * (h % 2)  # alternate rows: neighbours' words never meet
+            kept = label(text, small=True, color=colour).move_to([tag.get_x(), tag.get_y() - below, 0])
+            self.until_said(cue)
+            if h == 1:
+                cross = Cross(self.maps[h], stroke_color=theme.WARNING, stroke_width=5)
+                self.play(Create(cross), FadeIn(kept, shift=0.1 * UP), run_time=1.0)
+            else:
+                circle = Circumscribe(self.maps[h], color=colour)
+                self.play(FadeIn(kept, shift=0.1 * UP), circle, run_time=1.0)
 
     def show_concatenation(self) -> None:
         """Each head's output is a slice of one (T x H d_head) matrix; W_O maps it to the next layer."""
