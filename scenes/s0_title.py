@@ -233,12 +233,14 @@ class LectureTitle(LectureScene[TitleParameters]):
             ).arrange(RIGHT, buff=0.9)
         )
         self.origins.move_to(0.6 * UP)
-        gloss = label("x: a token's embedding, the vector standing for it", color=theme.MUTED)
+        gloss = label("x: a token's embedding", color=theme.MUTED)
         gloss.next_to(self.origins, DOWN, buff=0.4)
-        fit_width(gloss, theme.SAFE_RIGHT - theme.SAFE_LEFT)
+        deeper = label("x: a token's embedding, or a lower layer's output", color=theme.MUTED)
+        fit_width(deeper, theme.SAFE_RIGHT - theme.SAFE_LEFT).move_to(gloss)
         self.origins.add(gloss)
         self.play(FadeIn(self.origins[0], shift=0.2 * UP), run_time=1.5)
-        self.play(FadeIn(gloss), run_time=1.0)
+        self.when_said("its embedding", FadeIn(gloss), run_time=0.8)
+        self.when_said("lower layer", Transform(gloss, deeper), run_time=1.0)
 
     def show_temperature(self) -> None:
         """The rule tau = sqrt(d_k) under the projections, and the formula's tau circled."""
