@@ -112,6 +112,7 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
         s: np.ndarray
         check_tau: ClassVar[float]
         score_panel: BarPanel
+        score_source: Mobject
         constraint: Mobject
 
     def derive(self) -> None:
@@ -242,7 +243,8 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
             r"J_{\tau}(a)", "&=", r"\mathbb{E}_a[s]", "+", r"\tau\, H(a)", r"\\",
             "&=", r"\sum_i a_i s_i", "-", r"\tau \sum_i a_i \log a_i",
         )  # fmt: skip
-        self.steps.start(constraint, objective, FadeOut(self.score_panel), FadeOut(self.constraint))
+        leaving = (self.score_panel, self.constraint, self.score_source)
+        self.steps.start(constraint, objective, *(FadeOut(m) for m in leaving))
         self.steps.mark((((2,), (7,)), "the average score under a", theme.SCORE), at="E a of s")
 
     def uniqueness(self) -> VGroup:

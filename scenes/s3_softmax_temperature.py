@@ -121,9 +121,10 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
             title=title,
         ).scale(1.5)
         self.fade_in(self.score_panel.move_to(0.2 * DOWN))
-        self.when_said(
-            "q dot k i", in_turn(self.score_panel.bars, color=theme.TEXT, scale=1.0, lag=0.1), run_time=2.5
-        )
+        self.score_source = math(r"= q \cdot k_i", colors={"q": theme.QUERY, "k_i": theme.KEY}).scale(1.5)
+        self.score_source.next_to(title, RIGHT, buff=0.25).align_to(title, DOWN)
+        flash = in_turn(self.score_panel.bars, color=theme.TEXT, scale=1.0, lag=0.1)
+        self.when_said("q dot k i", Write(self.score_source), flash, run_time=2.5)
         best = self.score_panel.bars[int(np.argmax(self.s))]
         self.when_said("matches", Circumscribe(best, color=theme.SCORE), run_time=1.5)
 
