@@ -9,7 +9,7 @@ curve's x-axis is seen to be this angle's cosine.
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, RIGHT, Arc, Arrow, Circle, DecimalNumber, Text, VGroup
+from manim import DOWN, RIGHT, Arc, Arrow, Circle, DecimalNumber, VGroup
 
 from drawing import theme
 from drawing.widgets import label
@@ -26,7 +26,8 @@ class AngleInset(VGroup):
         circle = Circle(radius=radius, color=theme.MUTED, stroke_width=2).move_to(self.centre)
         q = Arrow(self.centre, self.centre + radius * RIGHT, buff=0, color=theme.QUERY, stroke_width=6)
         q_name = label("q", color=theme.QUERY).next_to(q.get_end(), RIGHT, buff=0.12)
-        self.key, self.key_name, self.arc = self._key(), self._key_name(), self._arc()
+        self.key, self.arc = self._key(), self._arc()
+        self.key_name = label("k", color=theme.KEY).move_to(self._name_spot())
         self.value = DecimalNumber(cosine, num_decimal_places=2, font_size=theme.LABEL_SIZE, color=theme.TEXT)
         readout = VGroup(label("cos θ =", color=theme.MUTED), self.value).arrange(RIGHT, buff=0.15)
         self.readout = readout.next_to(circle, DOWN, buff=0.3)
@@ -36,7 +37,7 @@ class AngleInset(VGroup):
         """Turn k to the angle whose cosine is ``cosine`` (clipped to [-1, 1]); the arc and readout follow."""
         self.cosine = float(np.clip(cosine, -1.0, 1.0))
         self.key.become(self._key())
-        self.key_name.become(self._key_name())
+        self.key_name.move_to(self._name_spot())  # text is typeset once, not every frame
         self.arc.become(self._arc())
         self.value.set_value(self.cosine)
         self.value.next_to(self.readout[0], RIGHT, buff=0.15)
@@ -53,11 +54,11 @@ class AngleInset(VGroup):
     def _key(self) -> Arrow:
         return Arrow(self.centre, self._tip(), buff=0, color=theme.KEY, stroke_width=6)
 
-    def _key_name(self) -> Text:
-        """The key's name past its tip; near q it rises above q's name rather than onto it."""
+    def _name_spot(self) -> np.ndarray:
+        """Where the key's name goes: past its tip; near q, above q's name rather than onto it."""
         spot = self._tip(1.28)
         spot[1] = max(spot[1], self.centre[1] + 0.45) if self.cosine > 0.8 else spot[1]
-        return label("k", color=theme.KEY).move_to(spot)
+        return spot
 
     def _arc(self) -> Arc:
         return Arc(

@@ -181,8 +181,7 @@ class FairComparison(MethodFigures):
         if not drawn:
             return
         for k in (1, 2):
-            self.figures[k][0].remove(*self.truth_shown[k])
-        self.add(*drawn)  # on their own now, still drawn behind the curves (z-index)
+            self.unpin(k, *self.truth_shown[k])  # on their own now, still drawn behind the curves (z-index)
         self.play(FadeOut(*drawn), run_time=0.8)
 
     def truth_xs(self) -> np.ndarray:

@@ -146,7 +146,7 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
         with self.beat(
             "lagrangian",
             "Take tau above zero. To hold the sum at one, add a Lagrange multiplier, lambda.",
-            shows="Written: L equals J plus lambda times the sum of a i, minus one.",
+            shows="Written: L equals J plus lambda times the quantity sum of a i minus one.",
         ):
             self.steps.step(STEPS["lagrangian"][0], *STEPS["lagrangian"][1], at="Lagrange multiplier")
         with self.beat(

@@ -231,8 +231,8 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
             "to its earlier twin and looks at what followed it.",
             shows="Its stripe sits in the second copy's rows, one column right of each earlier twin.",
         ):
-            self.play(FadeOut(self.marks), FadeOut(self.map_now), FadeIn(new_map), run_time=1.2)
-            self.play(FadeOut(self.name_now), FadeIn(new_name), run_time=0.6)
+            swap = (FadeOut(self.marks), FadeOut(self.map_now), FadeIn(new_map))
+            self.play(*swap, FadeOut(self.name_now), FadeIn(new_name), run_time=1.2)  # map and name together
             self.until_said("earlier")
             marks = VGroup(self.outline(t, theme.QUERY), self.outline(twin, theme.MUTED))
             self.play(FadeIn(marks), run_time=0.8)

@@ -61,7 +61,7 @@ class CachedDecoding(Mixin[KVCacheParameters]):
         check = self.full_pass_check(decoded)
         with self.beat(
             "real-decoding",
-            f"Feed it the sentence we decoded, token by token: each adds {kib(decoded.step_bytes)} kibibytes "
+            f"Feed it the same sentence, token by token: each adds {kib(decoded.step_bytes)} kibibytes "
             f"over {decoded.layers} layers; its predictions match a full pass, to rounding.",
             shows="Token by token, a real head's causal rows fill, and the cache stack grows.",
         ):

@@ -138,6 +138,6 @@ class CausalMask(Mixin[KVCacheParameters]):
         hidden = [VGroup(*self.grid[0][t * n + t + 1 : (t + 1) * n]) for t in range(n - 1)]
         fills = []  # each row lights up to its own column; the rest of it, masked, turns vermillion
         for row, masked in zip(rows, [*hidden, None], strict=True):
-            dim = [masked.animate.set_fill(opacity=0.35)] if masked is not None else []
+            dim = [masked.animate.set_fill(opacity=0.6)] if masked is not None else []
             fills.append(AnimationGroup(row.animate.set_fill(opacity=0.85), *dim))
         self.play(LaggedStart(*fills, lag_ratio=0.5), run_time=max(self.speech_left() - 0.5, 2.0))

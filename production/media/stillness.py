@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,42 +50,46 @@ class Still:
     beat: str
 
 
-def anchor_stretches(moved: Sequence[np.ndarray] | np.ndarray) -> list[tuple[int, int]]:
-    """(first, last + 1) frame of each still stretch, from the frames (grey, any size).
+def anchor_stretches(frames: Iterable[np.ndarray]) -> list[tuple[int, int]]:
+    """(first, last + 1) frame of each still stretch, from the frames (grey, any size), read once in order.
+
+    Only the current stretch's first frame is kept, so a clip is never held in memory whole.
 
     >>> a, b = np.zeros((10, 10)), np.full((10, 10), 255.0)
     >>> anchor_stretches([a, a, a, b, b])
     [(0, 3), (3, 5)]
     """
-    spans, first = [], 0
-    for k in range(1, len(moved)):
-        if float(np.mean(np.abs(moved[k] - moved[first]) > STILL_GREY)) >= STILL_SHARE:
+    spans, first, anchor, k = [], 0, None, -1
+    for k, frame in enumerate(frames):
+        if anchor is None:
+            anchor = frame
+        elif float(np.mean(np.abs(frame - anchor) > STILL_GREY)) >= STILL_SHARE:
             spans.append((first, k))
-            first = k
-    if len(moved):
-        spans.append((first, len(moved)))
+            first, anchor = k, frame
+    if anchor is not None:
+        spans.append((first, k + 1))
     return spans
 
 
-def _frames(video: Path) -> tuple[float, list[np.ndarray]]:
-    """(fps, every frame as grey at half size)."""
+def _stretches(video: Path) -> tuple[float, int, list[tuple[int, int]]]:
+    """(fps, frame count, still stretches) of ``video``, its frames read as grey at half size."""
     with av.open(str(video)) as container:
-        stream = container.streams.video[0]
-        fps = float(stream.average_rate or 15)
+        fps = float(container.streams.video[0].average_rate or 15)
         frames = container.decode(video=0)
-        grey = [block_means(f.to_ndarray(format="gray").astype(np.float32), HALF) for f in frames]
-    return fps, grey
+        grey = (block_means(f.to_ndarray(format="gray").astype(np.float32), HALF) for f in frames)
+        spans = anchor_stretches(grey)
+    return fps, (spans[-1][1] if spans else 0), spans
 
 
 def still_stretches(video: Path, beats: Sequence[dict]) -> list[Still]:
     """Every still stretch of ``video`` with speech over it, the most speech first."""
-    fps, frames = _frames(video)
-    speaking = np.zeros(len(frames), dtype=bool)
+    fps, n, spans = _stretches(video)
+    speaking = np.zeros(n, dtype=bool)
     for start, end, _beat in speech_spans(beats):
-        speaking[int(np.floor(start * fps)) : min(len(frames), int(np.ceil(end * fps)))] = True
+        speaking[int(np.floor(start * fps)) : min(n, int(np.ceil(end * fps)))] = True
     found = [
         Still(a / fps, b / fps, float(speaking[a:b].sum()) / fps, _beat_at(beats, a / fps))
-        for a, b in anchor_stretches(frames)
+        for a, b in spans
         if speaking[a:b].any()
     ]
     return sorted(found, key=lambda s: -s.speech)

@@ -319,10 +319,10 @@ def _plan(build: _Build, stale: list[int], shards: int | None, force: bool) -> l
     if not stale:
         return []
     clips = [build.clips[i] for i in stale]
-    stamps = {c.scene: build.stamp(c) for c in clips}  # before the plan reads any source
     cutting = plan_needed(build.options, shards)
     if build.local and not cutting:
         return _whole(build, stale)
+    stamps = {c.scene: build.stamp(c) for c in clips}  # before the plan reads any source
     start = time.monotonic()
     build.board.note(f"preparing {len(clips)} scene(s): typesetting TeX, speaking the narration")
     cache = build.out_dir.parent.parent

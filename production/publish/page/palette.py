@@ -40,8 +40,13 @@ def _channel(c: int) -> float:
     return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
 
 
+def _rgb(hex_colour: str) -> list[int]:
+    """``#rrggbb`` as its three 8-bit channels."""
+    return [int(hex_colour.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4)]
+
+
 def _luminance(hex_colour: str) -> float:
-    r, g, b = (int(hex_colour.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4))
+    r, g, b = _rgb(hex_colour)
     return 0.2126 * _channel(r) + 0.7152 * _channel(g) + 0.0722 * _channel(b)
 
 
@@ -53,9 +58,7 @@ def contrast(a: str, b: str) -> float:
 
 def _mix(a: str, b: str, t: float) -> str:
     """``a`` moved a fraction ``t`` of the way to ``b``, channel by channel in sRGB."""
-    pa = [int(a.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4)]
-    pb = [int(b.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4)]
-    return "#" + "".join(f"{round(x + (y - x) * t):02X}" for x, y in zip(pa, pb, strict=True))
+    return "#" + "".join(f"{round(x + (y - x) * t):02X}" for x, y in zip(_rgb(a), _rgb(b), strict=True))
 
 
 def text_variant(hex_colour: str) -> str:
