@@ -10,8 +10,16 @@ from attnmath._validate import FloatArray, check_int
 __all__ = ["noisy_sine"]
 
 
-RETRIEVAL_SCORES: tuple[float, ...] = (1.2, 0.4, 2.6, 1.9, 0.8, 3.0, 1.5, 0.3, 2.2, 1.0, 2.8, 0.6)
-"""The twelve memory items' scores that section 3 sweeps the temperature over (its default)."""
+RETRIEVAL_WORDS: tuple[str, ...] = tuple("The small cat chased the old dog across the garden".split())
+"""Section 3's memory items: the running sentence's words (section 5's sentence, which section 6 decodes)."""
+
+SCORE_HEAD: tuple[int, int] = (28, 8)
+"""Where section 3's scores come from: SmolLM2-135M's layer 28, query head 8 (both counted from 1)."""
+
+RETRIEVAL_SCORES: tuple[float, ...] = (3.2, 0.3, 3.1, 2.8, 1.0, 0.7, 3.8, 2.5, 1.1, 3.4)
+"""Section 3's scores (its default), to one decimal: :data:`SCORE_HEAD`'s :math:`q \\cdot k_i / \\sqrt{64}`
+from the sentence's last word, "garden", to each of its words, the sentence run through the model alone.
+``tests/attnmath/test_decoder.py`` recomputes them from the model."""
 
 
 def noisy_sine(

@@ -8,7 +8,7 @@ import numpy as np
 from manim import LEFT, UP, VGroup
 
 from drawing import theme
-from drawing.widgets import label
+from drawing.text import baseline_of, label
 
 __all__ = ["flow_words", "baseline_of"]
 
@@ -48,12 +48,6 @@ def flow_words(
             mob.shift((-(k * line_height + baseline) - baseline_of(mob)) * UP)
             x += mob.width + space
     return VGroup(*mobs)
-
-
-def baseline_of(mob) -> float:
-    """The y of a label's baseline: the bottom of its lowest glyph without a descender."""
-    bottoms = [g.get_bottom()[1] for g in mob.submobjects if g.has_points()]
-    return float(np.median(bottoms)) if bottoms else float(mob.get_bottom()[1])
 
 
 def _break(widths: np.ndarray, width: float, space: float) -> list[list[int]]:

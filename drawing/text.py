@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 from typing import TypeVar
 
+import numpy as np
 from manim import DOWN, LEFT, ORIGIN, MathTex, Mobject, Text, VGroup
 
 from drawing import theme
 
-__all__ = ["label", "wrapped", "math", "light", "fit_width"]
+__all__ = ["label", "wrapped", "math", "light", "fit_width", "baseline_of"]
 
 M = TypeVar("M", bound=Mobject)
 
@@ -30,6 +31,12 @@ def light(mob: M) -> M:
         if getattr(part, "path_obj", None) is not None:
             part.path_obj = None  # type: ignore[attr-defined]
     return mob
+
+
+def baseline_of(mob: Mobject) -> float:
+    """The y of a label's baseline: the bottom of its lowest glyph without a descender."""
+    bottoms = [g.get_bottom()[1] for g in mob.submobjects if g.has_points()]
+    return float(np.median(bottoms)) if bottoms else float(mob.get_bottom()[1])
 
 
 def label(text: str, *, color: str = theme.TEXT, size: int | None = None, small: bool = False) -> Text:

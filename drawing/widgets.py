@@ -10,6 +10,8 @@ text changing in place, readouts and label switches, are in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from manim import (
     DOWN,
@@ -29,6 +31,7 @@ from manim import (
 from numpy.typing import ArrayLike
 
 from drawing import theme
+from drawing.slots import keep_within, place_below, slot_words
 from drawing.text import fit_width, label, math, wrapped
 
 __all__ = [
@@ -59,6 +62,9 @@ class BarPanel(VGroup):
         Placed above the box.
     show_index : bool
         Number the items 1..N under the baseline.
+    names : sequence of str, optional
+        Name the items (keys' words) under the baseline, below their numbers,
+        staggered in two rows where a word is wider than its bar's slot.
     fill_ratio : float
         Fraction of each slot the bar fills.
     positions : array_like, optional
@@ -85,6 +91,7 @@ class BarPanel(VGroup):
         fill_ratio: float = 0.7,
         positions: ArrayLike | None = None,
         stepped: bool | None = None,
+        names: Sequence[str] | None = None,
     ) -> None:
         super().__init__()
         if y_range[1] <= y_range[0]:
@@ -124,6 +131,14 @@ class BarPanel(VGroup):
             for i, mob in zip(shown, self.index_labels, strict=True):
                 mob.move_to([self._x(i), self.box.get_bottom()[1] - 0.32, 0])
             self.add(self.index_labels)
+        if names is not None:
+            if len(names) != self.n:
+                raise ValueError(f"names must name all {self.n} items, got {len(names)}")
+            self.name_labels, rise = slot_words(names, width / self.n, ends=2.0)
+            above = self.index_labels if show_index else self.box
+            place_below(self.name_labels, [self._x(i) for i in range(self.n)], above.get_bottom()[1], rise)
+            keep_within(self.name_labels, self.box.get_left()[0] - 0.35, self.box.get_right()[0] + 0.35)
+            self.add(self.name_labels)
         if title is not None:
             title.next_to(self.box, UP, buff=0.3)
             self.title = title

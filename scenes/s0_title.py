@@ -30,6 +30,7 @@ from drawing import theme
 from drawing.arcs import mix_arcs, on_baseline
 from drawing.widgets import fit_width, label, math, wrapped
 from lecture.sections.s0_title import TitleParameters
+from lecture.sections.s5_multihead import HeadRoutingParameters
 from scenes.base import SAID, LectureScene
 from scenes.onscreen import separate_equations
 
@@ -347,10 +348,20 @@ class LectureTitle(LectureScene[TitleParameters]):
         """The sections appear one after another under the formula."""
         if not self.outline:
             return
-        run_time = min(max(self.speech_left() - 0.5, 2.5), 6.0)
-        self.play(
-            LaggedStart(*(FadeIn(line) for line in self.outline_items()), lag_ratio=0.3), run_time=run_time
-        )
+        items = self.outline_items()
+        self.play(LaggedStart(*(FadeIn(line) for line in items), lag_ratio=0.3), run_time=3.0)
+        if len(self.outline) > 1:
+            sentence = self.running_sentence().next_to(items, DOWN, buff=0.3)
+            self.when_said("running sentence", FadeIn(sentence, shift=0.2 * UP), run_time=1.0)
+
+    def running_sentence(self) -> Mobject:
+        """Section 5's sentence (the lecturer's where the lecture file sets it): sections 3 to 6 use it."""
+        heads = self.lecture.parameters_for(HeadRoutingParameters.scene) or HeadRoutingParameters()
+        assert isinstance(heads, HeadRoutingParameters)
+        texts = [t.text for t in heads.sentence.tokens]
+        texts[0], texts[-1] = f"\u201c{texts[0]}", f"{texts[-1]}\u201d"  # quoted: a sentence, not a list
+        words = VGroup(*(label(text, color=theme.KEY) for text in texts))
+        return fit_width(on_baseline(words.arrange(RIGHT, buff=0.2)), theme.SAFE_RIGHT - theme.SAFE_LEFT)
 
     def outline_narration(self) -> str:
         """What the voice says over the outline: how many steps, from the first to the last."""
@@ -359,7 +370,7 @@ class LectureTitle(LectureScene[TitleParameters]):
             return "That is the lecture in one formula."
         if len(titles) == 1:
             return f"We will look at one part of it: {titles[0]}."
-        return f"We build it in {len(titles)} steps, from {titles[0]} to {titles[-1]}."
+        return f"{len(titles)} steps follow, from {titles[0]} to {titles[-1]}, with one running sentence."
 
     def outline_description(self) -> str:
         """What the outline shows beyond its narration: the sections between, if they fit in a description."""

@@ -107,13 +107,24 @@ class Dashboard(Mixin[TemperatureParameters]):
             r"= \sum_i a_i s_i - \tau \sum_i a_i \log a_i",
             colors=ROLE_TEX,
         ).move_to(OBJECTIVE_Y * UP)  # fmt: skip
-        self.score_panel.scale(1 / 1.5)  # back to the weights' size, mirrored on the left
+        self.score_panel = self.dashboard_scores()  # the weights' size, mirrored on the left
         box = self.weights.box.get_center()
         self.score_panel.shift([-box[0], box[1], 0.0] - self.score_panel.box.get_center())
         self.dashboard = VGroup(self.weights, self.slider, self.readouts[0], self.regime_label)
         self.steps.clear()
         self.fade_in(self.objective, self.score_panel, self.dashboard)
         self.go_live(self.dashboard, self.refresh)
+
+    def dashboard_scores(self) -> BarPanel:
+        """The scores again, at the weights' size and numbered as they are (words need more room)."""
+        return BarPanel(
+            self.s,
+            width=PANEL_WIDTH,
+            height=PANEL_HEIGHT,
+            y_range=(min(0.0, float(self.s.min())), 1.1 * float(self.s.max())),
+            color=theme.SCORE,
+            title=math(r"\text{scores } s_i", colors=ROLE_TEX),
+        )
 
     def reveal(self, *readouts: int) -> None:
         """Bring in the readouts a beat is about to use (each is introduced when it first moves)."""

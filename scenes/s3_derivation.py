@@ -112,6 +112,7 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
         s: np.ndarray
         check_tau: ClassVar[float]
         score_panel: BarPanel
+        score_note: Mobject
         score_source: Mobject
         constraint: Mobject
 
@@ -243,7 +244,7 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
             r"J_{\tau}(a)", "&=", r"\mathbb{E}_a[s]", "+", r"\tau\, H(a)", r"\\",
             "&=", r"\sum_i a_i s_i", "-", r"\tau \sum_i a_i \log a_i",
         )  # fmt: skip
-        leaving = (self.score_panel, self.constraint, self.score_source)
+        leaving = (self.score_panel, self.constraint, self.score_source, self.score_note)
         self.steps.start(constraint, objective, *(FadeOut(m) for m in leaving))
         self.steps.mark((((2,), (7,)), "the average score under a", theme.SCORE), at="E a of s")
 
@@ -263,6 +264,6 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
         s3 = self.s[top]
         best = float(optimal_objective(s3, self.check_tau))
         levels = simplex_levels(s3, self.check_tau, best - (best - float(s3.min())) * RING_DEPTHS)
-        names = tuple(f"item {int(i) + 1}" for i in top)
+        names = tuple(self.params.shown(int(i)) for i in top)
         picture = SimplexPicture(levels, side=SIMPLEX_SIDE, names=(names[0], names[1], names[2]))
         return picture.move_to(SIMPLEX_CENTER)

@@ -22,12 +22,15 @@ from manim import (
     Circumscribe,
     FadeIn,
     FadeOut,
+    Indicate,
+    Mobject,
     TransformMatchingTex,
     VGroup,
     Write,
 )
 
 from attnmath import classify_regime, temperature_sweep
+from attnmath.datasets import RETRIEVAL_SCORES, RETRIEVAL_WORDS, SCORE_HEAD
 from drawing import theme
 from drawing.flow import baseline_of
 from drawing.pointing import in_turn
@@ -70,21 +73,14 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
         self.s = np.asarray(self.params.scores, dtype=float)
         self.prior: np.ndarray | None = None
         self.mean_marks = VGroup()  # the hot limit's answer, drawn over the dashboard (heat_up)
-        n = self.s.size
         self.title_beat()
         with self.beat(
             "scores",
-            "Each score, s i, is the opening formula's q dot k i: how well the query matches stored item i.",
-            shows=f"{n} score bars, numbered 1 to {n}; "
-            f"tallest are items {spoken_items(np.argsort(-self.s)[:3])}.",
+            self.scores_narration(),
+            shows=self.scores_description(),
         ):
             self.show_scores()
-        with self.beat(
-            "retrieval",
-            f"Retrieval turns these {self.s.size} scores into weights, a i, the opening's alpha i: "
-            "non-negative, summing to one.",
-            shows=SAID,  # the constraint written above the bars is the sentence spoken
-        ):
+        with self.beat("retrieval", self.retrieval_narration(), shows=SAID):  # the constraint is said
             self.show_constraint()
         self.derive()
         checked, (optimum, gap) = self.at_tau(self.check_tau), self.optimiser_check()
@@ -108,28 +104,86 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
             self.show_summary()
 
     # --- the derivation -----------------------------------------------------
+    def running(self) -> bool:
+        """Whether the items are the running sentence's words, scored by the trained decoder's head."""
+        return self.params.scores == RETRIEVAL_SCORES and self.params.words == RETRIEVAL_WORDS
+
+    def scores_narration(self) -> str:
+        """Where the scores come from: the running sentence's words, queried from its last word, or items."""
+        if self.running():
+            words = self.params.words
+            return (
+                f"Our running sentence, {' '.join(words).lower()}, queried from {words[-1]}: "
+                "each word's score is q dot k i."
+            )
+        return (
+            "Each score, s i, is the opening formula's q dot k i: how well the query matches stored item i."
+        )
+
+    def retrieval_narration(self) -> str:
+        """Where the running sentence's scores come from, then what retrieval must make of them."""
+        if not self.running():
+            return (
+                f"Retrieval turns these {self.s.size} scores into weights, a i, the opening's alpha i: "
+                "non-negative, summing to one."
+            )
+        return (
+            f"These {self.s.size} scores come from one head of a trained model. "
+            "Retrieval turns them into weights, a i: non-negative, summing to one."
+        )
+
+    def scores_description(self) -> str:
+        """The bars, and the three tallest: by number and word for the running sentence, else by number."""
+        n, top = self.s.size, np.argsort(-self.s)[:3]
+        if not self.running():
+            return f"{n} score bars, numbered 1 to {n}; tallest are items {spoken_items(top)}."
+        words = "; ".join(f"{int(i) + 1}, {self.params.words[int(i)]}" for i in top)
+        return f"{n} numbered bars, one per word; tallest: {words}."
+
     def show_scores(self) -> None:
         """The memory items' scores as bars, large and centred (they return to the left later)."""
-        title = math(r"\text{scores } s_i", colors=ROLE_TEX)
+        title = math(r"\text{scores } s_i", colors=ROLE_TEX).scale(1.5)
         top = 1.1 * float(self.s.max())
         self.score_panel = BarPanel(
             self.s,
-            width=PANEL_WIDTH,
-            height=PANEL_HEIGHT,
+            width=1.5 * PANEL_WIDTH,
+            height=1.2 * PANEL_HEIGHT,
             y_range=(min(0.0, float(self.s.min())), top),
             color=theme.SCORE,
             title=title,
-        ).scale(1.5)
-        self.fade_in(self.score_panel.move_to(0.2 * DOWN))
+            names=self.params.words if self.running() else None,
+        )
+        self.fade_in(self.score_panel.move_to(0.15 * UP))
         self.score_source = math(r"= q \cdot k_i", colors={"q": theme.QUERY, "k_i": theme.KEY}).scale(1.5)
         self.score_source.next_to(title, RIGHT, buff=0.25).align_to(title, DOWN)
         flash = in_turn(self.score_panel.bars, color=theme.TEXT, scale=1.0, lag=0.1)
+        self.score_note: Mobject = VGroup()
+        if not self.running():
+            self.when_said("q dot k i", Write(self.score_source), flash, run_time=2.5)
+            best = self.score_panel.bars[int(np.argmax(self.s))]
+            self.when_said("matches", Circumscribe(best, color=theme.SCORE), run_time=1.5)
+            return
+        query = self.score_panel.name_labels[-1]
+        self.when_said("queried", Indicate(query, color=theme.QUERY, scale_factor=1.3), run_time=0.8)
+        query.set_color(theme.QUERY)  # the query word keeps the query's colour
         self.when_said("q dot k i", Write(self.score_source), flash, run_time=2.5)
-        best = self.score_panel.bars[int(np.argmax(self.s))]
-        self.when_said("matches", Circumscribe(best, color=theme.SCORE), run_time=1.5)
+        layer, head = SCORE_HEAD
+        source = label(
+            f"q from {self.params.words[-1]}, k from each word: SmolLM2, layer {layer}, head {head}",
+            color=theme.MUTED,
+            small=True,
+        )
+        source.next_to(self.score_panel, DOWN, buff=0.2)
+        self.score_note = source
 
     def show_constraint(self) -> None:
-        """What retrieval must return, written under the scores: a distribution over the items."""
+        """The scores' source, then what retrieval must return: a distribution over the items."""
+        if self.running():
+            self.when_said("one head", FadeIn(self.score_note), run_time=0.8)
+        self.write_constraint()
+
+    def write_constraint(self) -> None:
+        """What retrieval must return, written above the scores: a distribution over the items."""
         self.constraint = math(r"a_i", r"\ge 0,\quad", r"\sum_i a_i = 1", colors=ROLE_TEX)
         self.constraint.move_to([0, theme.SAFE_TOP - self.constraint.height / 2, 0])
         for part, words in zip(

@@ -30,7 +30,6 @@ class KernelVariants(
     """Five kernels seen by content and by position, one temperature slider; then cost and priors."""
 
     prior_tau: ClassVar[float] = 1.0
-    n_prior_keys: ClassVar[int] = 16
 
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""

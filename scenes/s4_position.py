@@ -19,6 +19,7 @@ from manim import (
     FadeIn,
     FadeOut,
     Indicate,
+    Mobject,
     VGroup,
 )
 
@@ -27,7 +28,9 @@ from attnmath import (
     softmax,
 )
 from drawing import theme
-from drawing.widgets import BarPanel, label, math
+from drawing.arcs import on_baseline
+from drawing.widgets import BarPanel, fit_width, label, math
+from lecture.sections.s3_softmax_temperature import TemperatureParameters
 from lecture.sections.s4_kernel_variants import KernelVariantsParameters
 from narration.narrator import Spoken
 from scenes.base import Mixin
@@ -42,7 +45,6 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in
         prior_tau: ClassVar[float]
-        n_prior_keys: ClassVar[int]
         leaving: VGroup
 
     # --- position bias as a prior -------------------------------------------------
@@ -50,14 +52,32 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
         """Normalised prior exp(b) and the resulting weights softmax(s / tau, prior)."""
         return softmax(bias), softmax(self.scores, self.prior_tau, prior=np.exp(bias))
 
+    def content_keys(self) -> TemperatureParameters:
+        """Section 3's items and scores, the lecturer's where the lecture file sets them: the content row."""
+        section3 = self.lecture.parameters_for(TemperatureParameters.scene) or TemperatureParameters()
+        assert isinstance(section3, TemperatureParameters)
+        return section3
+
+    def keys_line(self, names: tuple[str, ...]) -> Mobject:
+        """The keys in order under the row: the sentence's words, the last one the query; or their count."""
+        n = len(names)
+        if names[0] == "1":
+            return label(f"key position i (the query is i = {n})", color=theme.MUTED)
+        words = VGroup(
+            label(f"keys 1\u2013{n}:", color=theme.MUTED, small=True),
+            *(label(w, color=theme.KEY, small=True) for w in names[:-1]),
+            label(names[-1], color=theme.QUERY, small=True),  # the query, in the query's colour
+        )
+        return fit_width(on_baseline(words.arrange(RIGHT, buff=0.16)), theme.SAFE_RIGHT - theme.SAFE_LEFT)
+
     def show_position_prior(self) -> None:
-        """Content weights x position prior = attention weights, for ALiBi."""
-        n = self.n_prior_keys
-        self.scores = np.random.default_rng(self.params.seed).normal(size=n)
-        alibi = alibi_bias(n, 0.25)[-1]
+        """Content weights x position prior = attention weights, for ALiBi, over section 3's keys."""
+        keys = self.content_keys()
+        self.scores, self.key_names = np.asarray(keys.scores, dtype=float), keys.names()
+        alibi = alibi_bias(self.scores.size, 0.25)[-1]
         panels = self.prior_panels(alibi)
         self.prior_row, self.alibi = panels, alibi
-        x_title = label(f"key position i (the query is i = {n})", color=theme.MUTED).move_to(2.55 * DOWN)
+        x_title = self.keys_line(self.key_names).move_to(2.55 * DOWN)
         name = label("ALiBi prior (slope 0.25)").move_to(3.2 * UP)
         equation = math(
             r"a_i \propto r_i\, e^{s_i/\tau} \;\text{ maximises }\; ",
@@ -86,12 +106,18 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
             self.play(Circumscribe(equation[1], color=theme.PRIOR), run_time=1.5)
 
     def alibi_description(self, alibi: np.ndarray) -> str:
-        """The prior panel, then the product's tallest key."""
-        top = int(np.argmax(self.prior_rows(alibi)[1])) + 1
-        return (
-            f"Prior bars climb toward key {self.n_prior_keys}, the query; "
-            f"times the content bars, key {top} towers."
-        )
+        """The prior panel, then the content's tallest key and the product's."""
+        names = self.key_names
+        top, content_top = (int(np.argmax(row)) for row in (self.prior_rows(alibi)[1], self.scores))
+        if names[0] == "1":
+            return (
+                f"Prior bars climb toward key {len(names)}, the query; "
+                f"times the content bars, key {top + 1} towers."
+            )
+        outcome = f"{names[top]} still towers"
+        if top != content_top:
+            outcome = f"{names[top]} towers over {names[content_top]}"
+        return f"Prior bars climb toward the query, {names[-1]}; times the content, {outcome}."
 
     def flatten_prior(self, spoken: Spoken) -> None:
         """The answer: every bias zero, a flat prior, the content's weights; then ALiBi's prior again."""

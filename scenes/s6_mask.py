@@ -8,7 +8,6 @@ scene.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from manim import (
@@ -24,7 +23,6 @@ from manim import (
     FadeOut,
     LaggedStart,
     Rectangle,
-    Text,
     VGroup,
 )
 
@@ -32,49 +30,13 @@ from attnmath import (
     causal_mask,
 )
 from drawing import theme
-from drawing.flow import baseline_of, flow_words
+from drawing.flow import flow_words
+from drawing.slots import keep_within, place_above, slot_words
 from drawing.widgets import label
 from lecture.sections.s6_kv_cache import KVCacheParameters
 from scenes.base import Mixin
 
-__all__ = ["CausalMask", "fit_word"]
-
-
-def fit_word(word: str, width: float, color: str) -> Text:
-    """``word`` as a small label, cut short with an ellipsis where it is wider than ``width``."""
-    for n in range(len(word), 0, -1):
-        mob = label(word[:n] + ("" if n == len(word) else "\u2026"), small=True, color=color)
-        if mob.width <= width:
-            return mob
-    return mob
-
-
-def column_words(words: Sequence[str], cell_w: float) -> tuple[VGroup, float]:
-    """The columns' words, and how far every other one is raised (0: one row).
-
-    Where a word is wider than its column, they take two rows, every other one
-    raised, so each has two columns' room (a column and a half at either end).
-    """
-    n = len(words)
-    stagger = any(label(w, small=True).width > cell_w - 0.08 for w in words)
-    room = [(2 if stagger else 1) * cell_w - 0.12] * n
-    if stagger:
-        room[0] = room[-1] = 1.5 * cell_w - 0.12
-    cols = VGroup(*(fit_word(w, r, theme.KEY) for w, r in zip(words, room, strict=True)))
-    return cols, (max(c.height for c in cols) + 0.1 if stagger else 0.0)
-
-
-def place_columns(cols: VGroup, grid: VGroup, rise: float) -> None:
-    """Each column's word over its column on one baseline, every other one ``rise`` higher."""
-    line = grid.get_top()[1] + 0.15
-    for j, c in enumerate(cols):
-        base = line + (rise if j % 2 else 0.0)
-        c.move_to([grid[j].get_x(), base + c.height / 2, 0])
-        c.shift((base - baseline_of(c)) * UP)
-    if cols[0].get_left()[0] < grid.get_left()[0]:
-        cols[0].align_to(grid, LEFT)
-    if cols[-1].get_right()[0] > grid.get_right()[0]:
-        cols[-1].align_to(grid, RIGHT)
+__all__ = ["CausalMask"]
 
 
 class CausalMask(Mixin[KVCacheParameters]):
@@ -89,7 +51,7 @@ class CausalMask(Mixin[KVCacheParameters]):
         n, allowed = len(words), causal_mask(len(words))
         rows = VGroup(*(label(w, small=True, color=theme.QUERY) for w in words))
         cell_w = min(1.2, (theme.SAFE_RIGHT - theme.SAFE_LEFT - max(r.width for r in rows) - 0.2) / n)
-        cols, rise = column_words(words, cell_w)
+        cols, rise = slot_words(words, cell_w)
         cell_h = min(0.5, (theme.SAFE_TOP - theme.SAFE_BOTTOM - 1.9 - max(0.0, rise - 0.52)) / n)
         grid = VGroup()
         for i in range(n):
@@ -99,7 +61,8 @@ class CausalMask(Mixin[KVCacheParameters]):
                 grid.add(sq.move_to([j * cell_w, -i * cell_h, 0]))
         for i, r in enumerate(rows):
             r.next_to(grid[i * n], LEFT, buff=0.2)
-        place_columns(cols, grid, rise)
+        place_above(cols, [grid[j].get_x() for j in range(n)], grid.get_top()[1], rise)
+        keep_within(cols, grid.get_left()[0], grid.get_right()[0])
         captions = VGroup(
             label("rows: queries", small=True, color=theme.QUERY),
             label("columns: keys", small=True, color=theme.KEY),

@@ -8,21 +8,51 @@ from typing import Any, ClassVar
 import numpy as np
 
 from attnmath import temperature_sweep
-from attnmath.datasets import RETRIEVAL_SCORES
-from lecture.parameters import Numbers, Parameters, lecturer
+from attnmath.datasets import RETRIEVAL_SCORES, RETRIEVAL_WORDS
+from lecture.parameters import ConfigError, Numbers, Parameters, Words, lecturer
 from lecture.questions import Option, Question
 from lecture.section import Figure, Section, floats
 
 __all__ = ["TemperatureParameters", "SECTION"]
 
 
+
 @dataclass(frozen=True)
 class TemperatureParameters(Parameters):
-    """The memory items' scores and the temperatures the sweep covers."""
+    """The memory items' scores, their words, and the temperatures the sweep covers.
+
+    The default items are the running sentence's words, scored from its last word by one head of the
+    trained decoder (:data:`attnmath.datasets.SCORE_HEAD`). A lecturer's scores with no words of their
+    own are numbered 1 to N: the default words name only the default scores.
+    """
 
     scene: ClassVar[str] = "TemperatureSweep"
     scores: tuple[float, ...] = lecturer(RETRIEVAL_SCORES, Numbers(2, 16))
+    words: tuple[str, ...] = lecturer(
+        RETRIEVAL_WORDS,
+        Words(),
+        "one word per score, naming the items; without it, a lecturer's scores are numbered",
+    )
     tau_range: tuple[float, float] = (0.01, 100.0)
+
+    def check(self, where: str) -> None:
+        """A lecturer's words name the scores one to one."""
+        if self.words != RETRIEVAL_WORDS and len(self.words) != len(self.scores):
+            raise ConfigError(
+                f"{where}: [{self.scene}] words has {len(self.words)} entries and scores {len(self.scores)}: "
+                "give one word per score"
+            )
+
+    def names(self) -> tuple[str, ...]:
+        """The items' names on screen and in the descriptions: the words, or 1 to N for other scores."""
+        if self.words != RETRIEVAL_WORDS or self.scores == RETRIEVAL_SCORES:
+            return self.words
+        return tuple(str(i + 1) for i in range(len(self.scores)))
+
+    def shown(self, i: int) -> str:
+        """Item ``i`` as a label names it: its word, or "item 7"."""
+        name = self.names()[i]
+        return f"item {name}" if name.isdigit() else name
 
 
 def questions(p: TemperatureParameters) -> list[Question]:
@@ -95,9 +125,14 @@ def questions(p: TemperatureParameters) -> list[Question]:
 
 
 def figure(p: TemperatureParameters) -> dict[str, Any]:
-    """The memory items' scores and the temperature range."""
+    """The memory items' scores and names, and the temperature range."""
     lo, hi = p.tau_range
-    return {"scores": floats(p.scores), "tau_range": [float(lo), float(hi)], "tau": min(max(1.0, lo), hi)}
+    return {
+        "scores": floats(p.scores),
+        "names": list(p.names()),
+        "tau_range": [float(lo), float(hi)],
+        "tau": min(max(1.0, lo), hi),
+    }
 
 
 SECTION = Section(

@@ -22,7 +22,6 @@ class KernelVariantsParameters(Parameters):
     scene: ClassVar[str] = "KernelVariants"
     tau_range: tuple[float, float] = (0.05, 5.0)
     tau_path: tuple[float, ...] = (1.0, 0.05, 0.5)
-    seed: int = 4
 
 
 def questions(_p: KernelVariantsParameters) -> list[Question]:

@@ -248,3 +248,24 @@ def test_trailing_means_match_a_loop_and_refuse_too_few_values():
             trailing_mean(*bad)
     with pytest.raises(ValueError, match="width"):
         trailing_mean(x, 0)
+
+
+def test_section_three_scores_are_one_heads_q_dot_k_from_garden(decoder):
+    """Section 3's default scores: layer 28, head 8's q . k_i / 8 from "garden" to each word, by a loop over
+    the 64 entries, rounded to one decimal; unrounded, their softmax is the model's own attention row."""
+    from attnmath import DEFAULT_SENTENCE
+    from attnmath.datasets import RETRIEVAL_SCORES, RETRIEVAL_WORDS, SCORE_HEAD
+
+    assert RETRIEVAL_WORDS == tuple(t.text for t in DEFAULT_SENTENCE.tokens)
+    run = forward(" ".join(RETRIEVAL_WORDS))
+    assert token_texts(run.ids) == tuple(w if i == 0 else f" {w}" for i, w in enumerate(RETRIEVAL_WORDS))
+    layer, head = SCORE_HEAD[0] - 1, SCORE_HEAD[1] - 1
+    shared = head // 3  # 9 query heads share 3 key-value heads
+    q = run.queries[layer, head, -1]
+    scores = [
+        sum(float(q[d]) * float(run.keys[layer, shared, i, d]) for d in range(64)) / math.sqrt(64)
+        for i in range(len(RETRIEVAL_WORDS))
+    ]
+    assert max(abs(s - r) for s, r in zip(scores, RETRIEVAL_SCORES, strict=True)) <= 0.05 + 1e-4
+    weights = [math.exp(s) / sum(math.exp(t) for t in scores) for s in scores]
+    np.testing.assert_allclose(weights, run.attention[layer, head, -1], atol=1e-5)

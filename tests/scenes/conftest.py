@@ -133,6 +133,7 @@ class SceneRun:
         self.size_problems: list[str] = []
         self.role_problems: list[str] = []
         self.drawn_twice: list[str] = []
+        self.drawn_texts: set[str] = set()  # every text seen on screen after a play
         self.checks: list[FrameCheck] = []
         self.readings: list[Any] = []
         self.sounds: list[tuple[str, float]] = []  # (file, start in s): each voice given to manim to mix
@@ -164,6 +165,7 @@ class SceneRun:
                 run.size_problems.extend(size_problems(self, f"{clip.scene} play #{steps[0]}"))
                 run.role_problems.extend(role_problems(self, f"{clip.scene} play #{steps[0]}"))
                 run.drawn_twice.extend(drawn_twice(self, f"{clip.scene} play #{steps[0]}"))
+                run.drawn_texts.update(name for name, _ in visible_texts(self))
 
         Checked.__name__ = clip.scene
         config = {"disable_caching": True, "quality": "low_quality", "media_dir": str(media_dir)}

@@ -90,8 +90,8 @@ EXPECTED = {
     "predict-answer": lambda: [f"{sum(SCORES) / len(SCORES):.3f}"],
     "intermediate": lambda: [f"{effective_k(WARM):.2f}"],
     "uniform": lambda: [f"{effective_k(HOT):.0f}", f"{objective(HOT):.0f}"],
-    # N bars numbered 1 to N (counts), then the three highest scores' items
-    "scores.description": lambda: [str(SCORES.size), "1", str(SCORES.size), *items(SCORES)],
+    # N numbered bars (a count), then the three highest scores' items (each named by its word too)
+    "scores.description": lambda: [str(SCORES.size), *items(SCORES)],
     # the check temperature (a constant), then the optimiser's gap
     "weights.description": lambda: [f"{CHECK:.2f}", *optimiser_gap()],
     "argmax.description": lambda: [

@@ -1,7 +1,7 @@
 """Numbers KernelVariants speaks: from attnmath's profiles and a fresh fit of the stored timings.
 
 Its descriptions' numbers are recomputed here by closed forms, scipy and naive loops over the scene's
-data (the temperatures, the seeded scores), not with the scene's code or attnmath's kernels.
+data (the temperatures), not with the scene's code or attnmath's kernels.
 """
 
 from __future__ import annotations
@@ -16,12 +16,11 @@ from scipy.special import softmax
 
 from attnmath import weight_profiles
 from lecture.sections.s4_kernel_variants import KernelVariantsParameters
-from scenes.s4_kernel_variants import KernelVariants
 
 DATA = Path(__file__).resolve().parents[3] / "scenes" / "data" / "attention_cost.json"
 COST = json.loads(DATA.read_text())
 
-P = KernelVariantsParameters()  # the scene's data parameters: tau_path, seed
+P = KernelVariantsParameters()  # the scene's data parameters: tau_path
 PROFILE = {k: v.default for k, v in inspect.signature(weight_profiles).parameters.items() if k != "tau"}
 """The profiles' settings as the scene takes them (the defaults): n_similarity, n_positions, window, ..."""
 COSINES = np.linspace(-1.0, 1.0, PROFILE["n_similarity"])  # the content panel's cosines
@@ -88,25 +87,6 @@ def sharpen() -> list[str]:
     return [f"{tau:.2f}" for tau in P.tau_path]  # the readout's two decimals: start, cold, warm
 
 
-def prior_scores() -> tuple[int, np.ndarray]:
-    """The prior row's keys and their seeded content scores (the scene's data)."""
-    n = KernelVariants.n_prior_keys
-    return n, np.random.default_rng(P.seed).normal(size=n)
-
-
-def tallest_key(log_prior) -> int:
-    """1-based key of the largest s_j / tau + log r_j, by a naive loop (the query is key n, distance 0)."""
-    n, s = prior_scores()
-    logs = [s[j] / KernelVariants.prior_tau + log_prior(n - 1 - j) for j in range(n)]
-    return logs.index(max(logs)) + 1
-
-
-def alibi_prior() -> list[str]:
-    n, _ = prior_scores()
-    top = tallest_key(lambda d: -ALIBI_SLOPE * d)
-    return [str(n), str(top)]  # "key 16, the query": key n
-
-
 EXPECTED = {
     "position-row": lambda: [str(len(weight_profiles(1.0).offsets) - 1)],
     "cost-softmax": cost_softmax,
@@ -117,5 +97,4 @@ EXPECTED = {
     "position-t5.description": position_t5,
     "sharpen.description": sharpen,
     "cost-softmax.description": lambda: [str(COST["d"])],  # the timings' head width, from the data file
-    "alibi-prior.description": alibi_prior,
 }

@@ -33,9 +33,9 @@ Explore.register("s3", (fig, data) => {
     scoreBars.push(svg("rect", { x: cx - width / 2, width, class: "score-bar" }, plot));
     weightBars.push(svg("rect", { x: cx - width / 2, width, class: "weight-bar" }, plot));
     weightText.push(label(plot, cx, 0, "", "value-text weight-text middle", { "data-weight": i }));
-    label(plot, cx, 370, String(i + 1), "tick middle");
+    label(plot, cx, 370, data.names[i], "tick middle");
   }
-  label(plot, 505, 388, "memory item i", "tick middle");
+  label(plot, 505, 388, "memory items", "tick middle");
   const wy = scale(0, 1, 350, 230);
 
   let tau = data.tau;
