@@ -47,14 +47,23 @@ def test_every_clip_plays_with_its_captions(lecture, opened):
                 v.currentTime = 1.5;  // inside the second cue
                 await new Promise((ok) => v.addEventListener("seeked", ok, { once: true }));
                 await new Promise((ok) => setTimeout(ok, 100));
+                const band = document.querySelector(`.caption-band[data-for="${id}"]`);
+                const box = v.getBoundingClientRect();
+                const under = band.getBoundingClientRect();
                 return { played: v.currentTime > 0, mode: track.mode, cues: track.cues.length,
-                         active: [...track.activeCues].map((c) => c.text) };
+                         active: [...track.activeCues].map((c) => c.text), band: band.className,
+                         shown: band.textContent, below: under.top >= box.bottom - 0.5,
+                         lines: under.height / parseFloat(getComputedStyle(band).lineHeight) };
             }""",
             vid,
         )
         cues = 3 * len(LECTURE) if vid == "lecture" else 3
-        assert state["played"] and state["mode"] == "showing" and state["cues"] == cues, (vid, state)
+        # the browser draws no caption over the picture ("hidden" still fires the cues) ...
+        assert state["played"] and state["mode"] == "hidden" and state["cues"] == cues, (vid, state)
         assert state["active"] and state["active"][0].startswith("Beat 2 of"), (vid, state)
+        # ... the band under the video shows the active cue, with room for two lines
+        assert state["band"] == "caption-band" and state["below"] and state["lines"] >= 2, (vid, state)
+        assert state["shown"] == "\n".join(state["active"]), (vid, state)
     assert page.evaluate("document.body.dataset.errors") == "0"
 
 

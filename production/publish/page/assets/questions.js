@@ -44,7 +44,9 @@
     panel.setAttribute("aria-labelledby", `${id}-title`);
     const live = element("p", { className: "visually-hidden", id: `${id}-live` });
     live.setAttribute("aria-live", "assertive");
-    video.insertAdjacentElement("afterend", panel);
+    const band = video.nextElementSibling;  // the captions stay right under the picture (page.js)
+    const under = band && band.classList.contains("caption-band") ? band : video;
+    under.insertAdjacentElement("afterend", panel);
     panel.insertAdjacentElement("afterend", live);
     return { panel, prompt, options, feedback, play, skip, live };
   }
