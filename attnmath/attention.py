@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from attnmath._validate import FloatArray, as_bool_array, as_float_array
+from attnmath._validate import FloatArray, as_bool_array, as_float_array, check_int
 from attnmath.softmax import softmax
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "favor_features",
     "linear_attention",
     "linear_attention_weights",
+    "dot_product_samples",
 ]
 
 
@@ -241,3 +242,21 @@ def linear_attention_weights(
         kernel = np.where(np.tril(np.ones(kernel.shape[-2:], dtype=bool)), kernel, 0.0)
     den = np.sum(kernel, axis=-1, keepdims=True)
     return np.where(den > 0, kernel / np.where(den > 0, den, 1.0), 0.0)
+
+
+def dot_product_samples(d: int, n: int, *, seed: int = 0) -> FloatArray:
+    r"""``n`` draws of :math:`q \cdot k` for random q and k with ``d`` independent standard normal entries.
+
+    Each product :math:`q_i k_i` has mean 0 and variance 1, so the sum has variance ``d``: its spread
+    grows like :math:`\sqrt{d}`, and dividing by :math:`\sqrt{d}` brings it back to 1 (the title's
+    reason for :math:`\tau = \sqrt{d_k}`).
+
+    Examples
+    --------
+    >>> round(float(dot_product_samples(64, 20_000).var() / 64), 1)  # the variance, over d
+    1.0
+    """
+    d, n = check_int(d, "d", minimum=1), check_int(n, "n", minimum=1)
+    rng = np.random.default_rng(seed)
+    q, k = rng.standard_normal((n, d)), rng.standard_normal((n, d))
+    return np.einsum("nd,nd->n", q, k)

@@ -8,6 +8,7 @@ Every text carries ``least_size``: the smallest font size it may be shown at
 from __future__ import annotations
 
 import re
+import weakref
 from typing import TypeVar
 
 import numpy as np
@@ -131,4 +132,6 @@ def math(
             )
     mob = light(MathTex(*tex, font_size=size, color=color, tex_to_color_map=mapping))
     mob.least_size = theme.SMALL_SIZE if small else theme.LABEL_SIZE  # type: ignore[attr-defined]
+    for part in mob.submobjects:  # a part animated on its own still belongs to one equation (a weak
+        part.whole = weakref.ref(mob)  # type: ignore[attr-defined]  # reference: copies share it)
     return mob

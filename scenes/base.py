@@ -38,7 +38,7 @@ from narration.narrator import BREATH, SECTION_BREATH, NarrationSettings, Narrat
 from narration.written import written
 from scenes.live import LiveScene
 from scenes.observer import observer
-from scenes.onscreen import visible_equations
+from scenes.onscreen import visible_items, whole_equations
 
 __all__ = ["LectureScene", "Mixin", "SAID", "Said"]
 
@@ -99,6 +99,7 @@ class LectureScene(LiveScene, Generic[P]):
         self.beats: list[Beat] = []
         self.beat_spans: list[tuple[str, int, int]] = []  # (beat id, first and last animation)
         self.moving: list[tuple[float, float]] = []  # (start, end) of every animation played, in scene time
+        self.late: list[tuple[str, str, float]] = []  # (beat, words, s): a cue the picture reached late
         self.want_state()  # the first animation starts a segment
         try:
             self.section = find_clip(self.script_name())
@@ -157,7 +158,7 @@ class LectureScene(LiveScene, Generic[P]):
         self.spoken, self.speech_ends = spoken, start + spoken.duration
         for cue in spoken.cues:
             self.add_subcaption(cue.text, duration=cue.duration, offset=cue.start)
-        self.beat_equations: list[str] = []
+        self.beat_equations: dict[str, str] = {}  # key -> LaTeX, a readout's value the latest it showed
         yield spoken
         self.check_live(beat_id)
         breath = SECTION_BREATH if ends_section else BREATH  # a clip's last beat leaves room before the next
@@ -236,7 +237,9 @@ class LectureScene(LiveScene, Generic[P]):
         """Add the equations now on screen to the current beat's, in the order they first appear."""
         seen = getattr(self, "beat_equations", None)
         if seen is not None:
-            seen += [tex for tex in visible_equations(self) if tex not in seen]
+            for _group, driver in self.live_drivers.values():  # manim redraws them at the next frame only
+                driver.update(0)
+            seen.update(visible_items(self))
 
     def speech_left(self) -> float:
         """Seconds of the current beat's narration still to come (0 once it has been spoken)."""
@@ -245,9 +248,14 @@ class LectureScene(LiveScene, Generic[P]):
     def until_said(self, words: str) -> None:
         """Hold until the current beat's narration reaches ``words``, placed within their caption cue.
 
-        A phrase the narration never says is a bug in the scene, and is reported as one.
+        A phrase the narration never says is a bug in the scene, and is reported as one. Where the words
+        were said before (an earlier animation ran past them), how late the picture comes is noted in
+        ``late`` (beat, words, seconds): a test holds each under a second.
         """
-        self.hold(self.seconds_until(words))
+        wait = self.seconds_until(words)
+        if wait < 0:
+            self.late.append((self.spoken.beat_id, words, round(-wait, 3)))
+        self.hold(wait)
 
     def seconds_until(self, words: str) -> float:
         """Seconds from now until the current beat's narration says ``words`` (negative once said)."""
@@ -331,7 +339,7 @@ class LectureScene(LiveScene, Generic[P]):
                 cues=tuple(cue.moved_to_ms(start) for cue in spoken.cues),
                 warning=spoken.warning,
                 description=description or Description(),
-                equations=tuple(self.beat_equations),
+                equations=tuple(whole_equations(list(dict.fromkeys(self.beat_equations.values())))),
             )
         )
         if self.settings.beats_out is None:  # plain manim CLI: manim mixes the voice in

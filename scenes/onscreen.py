@@ -17,7 +17,15 @@ from manim.mobject.text.tex_mobject import MathTexPart
 
 from drawing.readouts import Readout
 
-__all__ = ["visible_equations", "now_shows", "separate_equations", "uncovered"]
+__all__ = [
+    "visible_equations",
+    "visible_items",
+    "whole_equations",
+    "now_shows",
+    "continuing",
+    "separate_equations",
+    "uncovered",
+]
 
 VISIBLE = 0.05
 """The least fill opacity at which an equation counts as on screen."""
@@ -38,9 +46,14 @@ def separate_equations(tex: MathTex) -> MathTex:
 
 
 def _lines(tex: MathTex, parts: list[Mobject]) -> list[str]:
-    """The parts' LaTeX, joined where they run on along one line (their heights overlap), in order."""
+    r"""The parts' LaTeX, joined where they run on along one line (their heights overlap), in order.
+
+    An aligned block (its lines broken by ``\\``) is one equation, however many lines it takes.
+    """
     if getattr(tex, "separate_parts", False):
         return [_tex(part) for part in parts]
+    if any(_tex(part) == r"\\" for part in tex.submobjects):
+        return [" ".join(t for t in (_tex(part) for part in parts) if t)]
     lines: list[tuple[float, float, list[str]]] = []
     for part in parts:
         low, high = part.get_bottom()[1], part.get_top()[1]
@@ -51,6 +64,12 @@ def _lines(tex: MathTex, parts: list[Mobject]) -> list[str]:
     return [" ".join(t for t in texts if t) for *_, texts in lines]
 
 
+def continuing(tex: MathTex, left: str) -> MathTex:
+    """Mark ``tex``, a line that opens with "=", as the rest of an equation whose left side is ``left``."""
+    tex.shown_tex = f"{left} {' '.join(tex.tex_string.split())}"  # type: ignore[attr-defined]
+    return tex
+
+
 def now_shows(old: MathTex, new: MathTex) -> MathTex:
     """Mark ``old`` as showing ``new``'s equation (after ``Transform(old, new)``, whose glyphs it takes)."""
     old.shown_tex = " ".join(new.tex_string.split())  # type: ignore[attr-defined]
@@ -59,31 +78,88 @@ def now_shows(old: MathTex, new: MathTex) -> MathTex:
 
 def visible_equations(scene: Scene) -> list[str]:
     """The LaTeX of each equation on screen, in drawing order, without repeats."""
-    found: list[str] = []
+    return list(dict.fromkeys(tex for _key, tex in visible_items(scene)))
+
+
+def visible_items(scene: Scene) -> list[tuple[str, str]]:
+    """(key, LaTeX) of each equation on screen, in drawing order.
+
+    A readout's key is the readout (its value changes while it stays one readout); an equation's, its LaTeX.
+    Parts of one equation shown on their own (faded in one by one) are read together, as their equation.
+    """
+    found: list[tuple[str, str]] = []
+    pieces: dict[int, tuple[MathTex, list[Mobject]]] = {}  # an equation shown in parts -> the parts seen
 
     def visit(mob: Mobject) -> None:
         if isinstance(mob, Readout):
             if _opacity(mob) > VISIBLE:
-                found.append(f"{mob.label.tex_string} {mob.shown}")
+                found.append((f"readout {id(mob)}", f"{mob.label.tex_string} {mob.shown}"))
             return
         if isinstance(mob, MathTex) and hasattr(mob, "shown_tex"):
             if _opacity(mob) > VISIBLE:
-                found.append(mob.shown_tex)
+                found.append((mob.shown_tex, mob.shown_tex))
             return
         if isinstance(mob, MathTex) and mob.submobjects:
             shown = [p for p in mob.submobjects if p.has_points() or p.submobjects if _opacity(p) > VISIBLE]
-            found.extend(_lines(mob, shown))
+            found.extend((line, line) for line in _lines(mob, shown))
             return
         if isinstance(mob, (MathTexPart, SingleStringMathTex)):
-            if _opacity(mob) > VISIBLE:
-                found.append(_tex(mob))
+            whole = getattr(mob, "whole", lambda: None)()
+            if _opacity(mob) > VISIBLE and whole is not None:
+                if id(whole) not in pieces:
+                    found.append((f"whole {id(whole)}", ""))  # its place, filled in once all are seen
+                pieces.setdefault(id(whole), (whole, []))[1].append(mob)
+            elif _opacity(mob) > VISIBLE:
+                found.append((_tex(mob), _tex(mob)))
             return
         for sub in mob.submobjects:
             visit(sub)
 
-    for mob in uncovered(scene):
+    for mob in whole_groups(scene):
         visit(mob)
-    return list(dict.fromkeys(found))
+    return [item for key, tex in found for item in _filled(key, tex, pieces)]
+
+
+def _filled(key: str, tex: str, pieces: dict[int, tuple[MathTex, list[Mobject]]]) -> list[tuple[str, str]]:
+    """An item as found, or an equation's place with the lines its seen parts make (in its own order)."""
+    if not key.startswith("whole "):
+        return [(key, tex)]
+    whole, seen = pieces[int(key.split()[1])]
+    order = {id(p): i for i, p in enumerate(whole.submobjects)}
+    parts = sorted(seen, key=lambda p: order.get(id(p), len(order)))
+    return [(line, line) for line in _lines(whole, parts)]
+
+
+def whole_groups(scene: Scene) -> list[Mobject]:
+    """:func:`uncovered`, each live group whole where its driver is.
+
+    :mod:`scenes.live` splits a live group in the scene into still parts and a driver of changing
+    parts, and a readout is only whole in the group.
+    """
+    live = getattr(scene, "live_drivers", {})
+    groups = {id(driver): group for group, driver in live.values()}
+    parts = {id(m) for group in groups.values() for m in group.get_family()}
+    shown = []
+    for mob in uncovered(scene):
+        if id(mob) in groups:
+            shown.append(groups[id(mob)])
+        elif id(mob) not in parts:
+            shown.append(mob)
+    return shown
+
+
+def whole_equations(shown: list[str]) -> list[str]:
+    """A beat's equations less its fragments.
+
+    A fragment is a lone symbol ("=", "+"), or what another equation of the beat contains (the first
+    parts of an equation written part by part).
+    """
+    squeezed = ["".join(tex.split()) for tex in shown]
+    return [
+        tex
+        for tex, flat in zip(shown, squeezed, strict=True)
+        if any(c.isalnum() for c in flat) and not any(flat != other and flat in other for other in squeezed)
+    ]
 
 
 def uncovered(scene: Scene) -> list[Mobject]:

@@ -25,9 +25,10 @@ from manim import (
     Write,
 )
 
-from attnmath import LOAN_SENTENCE, RIVER_SENTENCE
+from attnmath import LOAN_SENTENCE, RIVER_SENTENCE, dot_product_samples
 from drawing import theme
 from drawing.arcs import mix_arcs, on_baseline
+from drawing.spread import SpreadRows
 from drawing.widgets import fit_width, label, math, wrapped
 from lecture.sections.s0_title import TitleParameters
 from lecture.sections.s5_multihead import HeadRoutingParameters
@@ -41,6 +42,10 @@ SENTENCES = (
     (RIVER_SENTENCE, "river", "a riverside"),
     (LOAN_SENTENCE, "loan", "a lender"),  # section 5 measures both in a trained model
 )
+SPREAD_WIDTHS = (4, 16, 64)
+"""Key widths d_k whose scores the scaling beat draws, one row each."""
+SPREAD_DRAWS = 40
+"""Draws of q . k per row."""
 OUTLINE_WORDS = 25
 """Words the outline's description may take to name the sections between the first and last (the one
 description allowed past 15 words: a listener has no other way to learn the lecture's plan)."""
@@ -125,7 +130,8 @@ class LectureTitle(LectureScene[TitleParameters]):
             "scaled",
             "Dividing by root d k divides that variance by d k: variance one, so wider keys don't sharpen "
             "the weights.",
-            shows=SAID,
+            shows=f"Scores for d k {', '.join(map(str, SPREAD_WIDTHS[:-1]))} and {SPREAD_WIDTHS[-1]} "
+            "spread ever wider, then shrink alike.",
         ):
             self.show_scaled_variance()
         with self.beat(
@@ -191,8 +197,8 @@ class LectureTitle(LectureScene[TitleParameters]):
 
     def show_weights(self) -> None:
         """The weights' formula is written; the arcs light up as alpha, each word's key appears."""
-        self.play(Write(self.formula[1]), run_time=min(max(self.speech_left() - 5.0, 2.5), 4.0))
-        self.when_said("alpha i", Indicate(self.arcs, color=theme.WEIGHT, scale_factor=1.05), run_time=1.0)
+        self.when_said("alpha i", Indicate(self.arcs, color=theme.WEIGHT, scale_factor=1.05), run_time=0.8)
+        self.when_said("proportional", Write(self.formula[1]), run_time=2.5)  # written as it is read
         keys = self.word_labels("k", theme.KEY, below=self.values)
         self.when_said("a key", LaggedStart(*(FadeIn(k, shift=0.2 * DOWN) for k in keys), lag_ratio=0.2))
         self.when_said("temperature", Circumscribe(self.formula[1], color=theme.TEMPERATURE), run_time=1.2)
@@ -282,8 +288,12 @@ class LectureTitle(LectureScene[TitleParameters]):
         self.hold(self.speech_left() + 0.4)  # "d k." runs into "Dividing" otherwise: a clear pause between
 
     def show_scaled_variance(self) -> None:
-        """The score divided by sqrt(d_k): its variance d_k / d_k, then 1, circled."""
-        spread = self.origins[-1]
+        """Scores drawn at three key widths spread wider; divided by sqrt(d_k) they share one width."""
+        spread, steps = self.origins[-1], self.origins[-4:-1]
+        rows = self.spread_rows().move_to(1.75 * DOWN)
+        self.play(FadeOut(steps), spread.animate.move_to(0.3 * UP), FadeIn(rows), run_time=1.0)
+        self.origins.remove(*steps)
+        self.origins.add(rows)
         scaled = math(
             r"\mathrm{Var}\big(",
             "q",
@@ -296,12 +306,21 @@ class LectureTitle(LectureScene[TitleParameters]):
         scaled[1].set_color(theme.QUERY)
         scaled[3].set_color(theme.KEY)
         scaled.move_to(spread)
-        self.play(ReplacementTransform(spread, scaled[:-1]), run_time=1.2)
+        divide = rows.rescale([1 / np.sqrt(d) for d in SPREAD_WIDTHS])
+        self.when_said("divides that", ReplacementTransform(spread, scaled[:-1]), *divide, run_time=1.5)
         self.origins.remove(spread)
         self.origins.add(scaled)
         self.until_said("variance one")
         self.play(FadeIn(scaled[-1], shift=0.2 * LEFT), run_time=0.8)
         self.play(Circumscribe(scaled, color=theme.TEMPERATURE), run_time=1.2)
+
+    def spread_rows(self) -> SpreadRows:
+        """Draws of q . k for keys of 4, 16 and 64 entries, one row each, on one scale."""
+        rows = [
+            (math(rf"d_k = {d}", size=theme.READOUT_SIZE), dot_product_samples(d, SPREAD_DRAWS, seed=d))
+            for d in SPREAD_WIDTHS
+        ]
+        return SpreadRows(rows, width=10.0, limit=2.5 * np.sqrt(max(SPREAD_WIDTHS)))
 
     def move_formula_up(self) -> None:
         """The formula's two lines side by side at the top, as the outline will have them."""

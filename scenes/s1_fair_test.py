@@ -21,11 +21,12 @@ from manim import (
     FadeOut,
     Indicate,
     LaggedStart,
+    Line,
     VGroup,
     VMobject,
 )
 
-from attnmath import SimilarityFit, sine, weight_parameters
+from attnmath import SimilarityFit, nadaraya_watson, sine, weight_parameters
 from drawing import theme
 from drawing.plots import curve
 from drawing.widgets import fit_width, label
@@ -79,13 +80,16 @@ class FairComparison(MethodFigures):
             "held-out",
             f"On {self.n_fresh} fresh points from the same range, each predicted from the {self.x.size}, "
             f"the Gaussian's error is {g_new}; the learned similarity's, {a_new}.",
-            shows=f"Faint dots, the fresh points, fill both plots around the original {self.x.size}.",
+            shows="Fresh points fill both plots; grey lines join each to its curve: shorter for "
+            f"{'Gaussian' if self.held_out[0] < self.held_out[1] else 'learned'}.",
         ):
             self.show_fresh_points()
             self.until_said("each predicted from")
             self.show_errors(f"error on {self.n_fresh} fresh points", self.held_out)
-            self.when_said("error is", Circumscribe(self.note[1][0], color=theme.TEXT), run_time=1.2)
-            self.when_said("learned", Circumscribe(self.note[1][1], color=theme.TEXT), run_time=1.2)
+            gaps = self.fresh_gaps()
+            for words, k in (("error is", 0), ("learned", 1)):  # each error said, its gaps drawn
+                ring = Circumscribe(self.note[1][k], color=theme.TEXT)
+                self.when_said(words, Create(gaps[k]), ring, run_time=1.5)
         with self.beat(
             "overfit",
             self.overfit_narration(),
@@ -216,6 +220,25 @@ class FairComparison(MethodFigures):
             self.play(FadeOut(old), run_time=0.5)
         self.play(FadeIn(note), run_time=1.0)
         self.note = note
+
+    def fresh_gaps(self) -> list[VGroup]:
+        """Each plot's errors, drawn: from every fourth fresh point, a line to its method's prediction."""
+        keep = (self.fresh[1] >= Y_RANGE[0]) & (self.fresh[1] <= Y_RANGE[1])
+        xs, ys = self.fresh[0][keep][::4], self.fresh[1][keep][::4]
+        gaussian = nadaraya_watson(xs, self.x, self.y, self.bandwidth)
+        gaps = []
+        for k, predicted in ((1, gaussian), (2, self.fit.weights(xs, self.x) @ self.y)):
+            ends = np.clip(predicted, *Y_RANGE)
+            gaps.append(
+                VGroup(
+                    *(
+                        Line(self.axes[k].c2p(a, b), self.axes[k].c2p(a, p)).set_stroke(theme.MUTED, 3)
+                        for a, b, p in zip(xs, ys, ends, strict=True)
+                    )
+                )
+            )
+        self.fresh_clouds = [*self.fresh_clouds, *gaps]  # they leave together when the sine comes
+        return gaps
 
     def show_fresh_points(self) -> None:
         """The fresh points, small and grey, behind each of the two plots (in the first points' range)."""

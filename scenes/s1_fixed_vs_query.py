@@ -70,8 +70,7 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
             "their mean, a sufficient statistic, would keep all they say about it.",
             shows="Dashed, the constant; each dot's gap to it, its noise; copies fly into the mean.",
         ):
-            self.present(0)
-            self.when_said("noisy points", self.dots_in_turn(0), run_time=2.0)
+            self.present(0)  # the points arrive as they are named
             constant, noise = self.constant_and_noise()
             self.when_said("a constant", Create(constant), run_time=1.0)
             grow = LaggedStart(*(Create(n) for n in noise), lag_ratio=0.1)

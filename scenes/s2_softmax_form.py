@@ -35,6 +35,7 @@ from drawing.readouts import LabelSwitch
 from drawing.widgets import BarPanel, math
 from lecture.sections.s2_kernel_regression import KernelRegressionParameters
 from scenes.base import SAID, Mixin
+from scenes.onscreen import continuing
 
 __all__ = ["SoftmaxForm", "RIGHT_X", "ROLE_TEX", "SHOWN_WEIGHT"]
 
@@ -120,6 +121,7 @@ class SoftmaxForm(Mixin[KernelRegressionParameters]):
             colors=ROLE_TEX,
             size=38,
         )
+        continuing(expanded, "w_i")  # the line goes on from the identity's first line, w_i = ...
         expanded.align_to(identity[1], LEFT).match_y(identity[1])
         glyphs = sorted(expanded.family_members_with_points(), key=lambda g: g.get_center()[0])
         term = VGroup(*glyphs[-8:-1])  # "- q^2 / 2 sigma^2": the last seven glyphs before the bracket
@@ -134,10 +136,13 @@ class SoftmaxForm(Mixin[KernelRegressionParameters]):
                 colors=ROLE_TEX,
                 size=42,
             ),
-            math(
-                r"= \mathrm{softmax}_i\!\left(\frac{q\, x_i}{\sigma^2} - \frac{x_i^2}{2\sigma^2}\right)",
-                colors=ROLE_TEX,
-                size=42,
+            continuing(
+                math(
+                    r"= \mathrm{softmax}_i\!\left(\frac{q\, x_i}{\sigma^2} - \frac{x_i^2}{2\sigma^2}\right)",
+                    colors=ROLE_TEX,
+                    size=42,
+                ),
+                "w_i",
             ),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         return identity.move_to([RIGHT_X, theme.SAFE_TOP - identity.height / 2 - 0.1, 0])

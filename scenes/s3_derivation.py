@@ -195,11 +195,11 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
             "and so is J.",
             shows="A tangent slides along minus x log x, always turning down; then J, labelled.",
         ):
-            self.steps.step(STEPS["curvature"][0])
             self.entropy_plot = EntropyPlot(at=0.03).move_to(PLOT_CENTER)
             self.when_said("Minus x log x", FadeIn(self.entropy_plot), run_time=0.8)
             self.until_said("second derivative")
-            self.entropy_plot.slide_tangent(self, 0.97, run_time=3.0)  # turning one way all along: bending
+            self.steps.step(STEPS["curvature"][0])  # written as it is said
+            self.entropy_plot.slide_tangent(self, 0.97, run_time=1.3)  # turning one way all along: bending
             self.until_said("strictly concave")
             self.steps.mark(*STEPS["curvature"][1])
             self.steps.attach(self.entropy_plot)

@@ -37,6 +37,7 @@ from drawing.pointing import in_turn
 from drawing.widgets import BarPanel, label, math
 from lecture.sections.s3_softmax_temperature import TemperatureParameters
 from scenes.base import SAID, LectureScene
+from scenes.onscreen import continuing
 from scenes.s3_dashboard import OBJECTIVE_Y, PANEL_HEIGHT, PANEL_WIDTH
 from scenes.s3_derivation import ROLE_TEX, SoftmaxDerivation
 from scenes.s3_prior import PriorCoda
@@ -113,8 +114,8 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
         if self.running():
             words = self.params.words
             return (
-                f"Our running sentence, {' '.join(words).lower()}, queried from {words[-1]}: "
-                "each word's score is q dot k i."
+                f"Back to {' '.join(words).lower()}. {words[-1].capitalize()} queries; "
+                "each score is q dot k i over root d k."
             )
         return (
             "Each score, s i, is the opening formula's q dot k i: how well the query matches stored item i."
@@ -154,7 +155,10 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
             names=self.params.words if self.running() else None,
         )
         self.fade_in(self.score_panel.move_to(0.15 * UP))
-        self.score_source = math(r"= q \cdot k_i", colors={"q": theme.QUERY, "k_i": theme.KEY}).scale(1.5)
+        over = (r"/\sqrt{d_k}",) if self.running() else ()
+        self.score_source = continuing(math("=", "q", r"\cdot", "k_i", *over), "s_i").scale(1.5)
+        self.score_source[1].set_color(theme.QUERY)
+        self.score_source[3].set_color(theme.KEY)
         self.score_source.next_to(title, RIGHT, buff=0.25).align_to(title, DOWN)
         flash = in_turn(self.score_panel.bars, color=theme.TEXT, scale=1.0, lag=0.1)
         self.score_note: Mobject = VGroup()
@@ -163,8 +167,11 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
             best = self.score_panel.bars[int(np.argmax(self.s))]
             self.when_said("matches", Circumscribe(best, color=theme.SCORE), run_time=1.5)
             return
-        query = self.score_panel.name_labels[-1]
-        self.when_said("queried", Indicate(query, color=theme.QUERY, scale_factor=1.3), run_time=0.8)
+        words = self.score_panel.name_labels
+        read = " ".join(self.params.words[:3]).lower()  # the sentence's first words, as the voice reads them
+        self.when_said(read, in_turn(words, color=theme.TEXT, scale=1.25, lag=0.3), run_time=3.2)
+        query = words[-1]
+        self.when_said("queries", Indicate(query, color=theme.QUERY, scale_factor=1.3), run_time=0.8)
         query.set_color(theme.QUERY)  # the query word keeps the query's colour
         self.when_said("q dot k i", Write(self.score_source), flash, run_time=2.5)
         layer, head = SCORE_HEAD

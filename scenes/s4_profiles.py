@@ -103,7 +103,7 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
             "swaps the exponential for phi of q dot phi of k, phi a feature map: broader.",
             shows=self.linear_description(),
         ):
-            self.trace(self.content_curves[0], "shares this curve")  # the dot runs along it once more
+            self.trace(self.content_curves[0], "shares this curve", run_time=1.0)  # the dot runs once more
             self.until_said("Linear attention")
             self.play(Create(self.content_curves[1]), FadeIn(self.legend[1]), run_time=1.5)
 
@@ -207,8 +207,8 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
         arrow = Arrow([box.get_right()[0] - 0.1, y, 0], [box.get_left()[0] + 0.1, y, 0], buff=0.0)
         return arrow.set_color(theme.QUERY)
 
-    def trace(self, line: Mobject, words: str) -> None:
-        """A dot runs along ``line`` as the narration says ``words``: each similarity's weight in turn."""
+    def trace(self, line: Mobject, words: str, run_time: float = 2.4) -> None:
+        """A dot runs along ``line`` (``run_time`` s) as the narration says ``words``: each weight in turn."""
         anchors = np.asarray(line.get_anchors())
         order = np.argsort(anchors[:, 0])
 
@@ -229,7 +229,7 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
 
         self.until_said(words)
         self.play(FadeIn(dot), sweep(inset.cosine, -1.0), run_time=0.5)
-        self.play(sweep(-1.0, 1.0), run_time=2.4, rate_func=linear)
+        self.play(sweep(-1.0, 1.0), run_time=run_time, rate_func=linear)
         self.play(FadeOut(dot), sweep(1.0, 0.5), run_time=0.6)
 
     def step_positions(self, steps: tuple[tuple[str, str], ...], cues: tuple[str, ...]) -> None:

@@ -39,6 +39,7 @@ from attnmath import (
 )
 from attnmath.heads import StylizedHeads
 from drawing import theme
+from drawing.scorebar import ScoreBar
 from drawing.tiles import HeadTiles
 from drawing.tokens import Heatmap
 from drawing.widgets import label
@@ -50,7 +51,7 @@ __all__ = ["TrainedHeads", "genuine"]
 MODEL_NAME = "all-MiniLM-L6-v2"
 BIG_MAP = 4.8  # side of a measured or stylised map shown alone
 ROW_PITCH = 0.36  # the least row height that fits a small label without touching the next
-SMALL_MAP = 3.2  # side of a stylised map in the row of patterns with no match
+SMALL_MAP = 1.8  # side of a stylised map in the row of patterns with no match
 
 
 def best_score(match: HeadMatch) -> str:
@@ -182,8 +183,8 @@ class TrainedHeads(BankPayoff):
         tile = self.tile_box(view, found, match.layer, match.head)
         with self.beat(
             "trained-previous",
-            f"Layer {layer}, head {head}, is head one's pattern, measured: over {percent} percent of each "
-            "token's weight falls on the token before.",
+            f"Layer {layer}, head {head}, is head one's pattern, measured: on average, over {percent} "
+            "percent of a token's weight falls on the token before.",
             shows="Its map appears beside stylised H1; both show a stripe just below the diagonal.",
         ):
             self.play(FadeIn(tile), run_time=0.6)
@@ -255,8 +256,11 @@ class TrainedHeads(BankPayoff):
         names = [SHORT.get(m.stylised, m.name) for m in missing]
         listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
         row = VGroup(*(self.unmatched_card(m) for m in missing)).arrange(RIGHT, buff=0.7, aligned_edge=UP)
-        title = label(f"no head shows these on its own (threshold {MATCH_THRESHOLD:g})", color=theme.TEXT)
-        VGroup(title, row).arrange(DOWN, buff=0.4).move_to([0, -0.05, 0])
+        title = VGroup(
+            label("each pattern's best trained head", color=theme.TEXT),
+            label("score: its weight on the pattern's targets, 0 to 1", small=True, color=theme.MUTED),
+        ).arrange(DOWN, buff=0.12)  # fmt: skip
+        VGroup(title, row).arrange(DOWN, buff=0.3).move_to([0, -0.12, 0])  # under the model's tag
         scores = self.unmatched_scores(missing)
         via = [SHORT.get(m.stylised, m.name) for m in missing if from_previous(m)]
         from_it = f"; for {' and '.join(via)}, the previous-token head comes closest" if via else ""
@@ -300,11 +304,9 @@ class TrainedHeads(BankPayoff):
         heat = Heatmap(self.heads.weights[h], size=SMALL_MAP)
         heat.frame.set_stroke(theme.HEADS[h], width=3)
         name = label(f"{match.stylised}: {ON_SCREEN[match.stylised]}", color=theme.HEADS[h])
-        best = VGroup(
-            label(f"best score {best_score(match)}", small=True),
-            *(label(line, small=True, color=theme.MUTED) for line in self.why_unmatched(match)),
-        )
-        best.arrange(DOWN, buff=0.06)
+        bar = ScoreBar(match.score, MATCH_THRESHOLD, best_score(match), color=theme.HEADS[h])
+        why = VGroup(*(label(line, small=True, color=theme.MUTED) for line in self.why_unmatched(match)))
+        best = VGroup(bar, why.arrange(DOWN, buff=0.06)).arrange(DOWN, buff=0.15)
         return VGroup(name, heat, best).arrange(DOWN, buff=0.2)
 
 

@@ -97,15 +97,15 @@ class KVCacheGrowth(RealDecoder, SyntaxPointer, WhyRawCache, DecodingCaches, Lec
         self.collapse_uniform_head()
         with self.beat(
             "subject-pointer",
-            "The syntax head is harder to fold: verbs look at subjects. Chased looks back at dogs, the "
-            "latest noun; slept looks past it, to cat.",
+            "The syntax head is harder to fold. In the cat that the dogs chased slept, chased looks back at "
+            "dogs; slept looks past, to cat.",
             shows=self.pointer_shows(),
         ):
             self.show_pointer()
         with self.beat(
             "no-one-slot",
-            "Keeping only the latest noun misses cat. A query may want any past entry, known only when it "
-            "arrives, so every entry stays.",
+            "A slot for the latest noun, dogs, misses cat: a query may want any past entry, so every entry "
+            "stays.",
             shows="A latest-noun slot around dogs is crossed out; every cached column flashes.",
         ):
             self.no_one_slot()
@@ -162,7 +162,7 @@ class KVCacheGrowth(RealDecoder, SyntaxPointer, WhyRawCache, DecodingCaches, Lec
             keys = VGroup(*(column[0] for column in self.columns[0]))
             self.play(FadeOut(keys), FadeOut(self.bars[0]), FadeOut(self.legend[0]), run_time=0.8)
             self.play(FadeIn(box), FadeIn(tag), FadeIn(counter), run_time=0.6)
-            self.pour_values(box, counter)
+            self.pour_values(box, counter, before="divided by the count")
             mean = math(r"\frac{1}{t}", r"\sum_i v_i", size=SUM_SIZE, colors=VALUES).move_to(box)
             self.when_said(
                 "divided by the count", TransformMatchingTex(tag, mean), FadeOut(self.legend[1]), run_time=1.0
@@ -192,10 +192,13 @@ class KVCacheGrowth(RealDecoder, SyntaxPointer, WhyRawCache, DecodingCaches, Lec
         count = math(rf"t = {t}", size=SUM_SIZE, color=theme.TEXT)
         return count.move_to(box.get_top() + 0.1 * UP, aligned_edge=DOWN + LEFT).align_to(box, LEFT)
 
-    def pour_values(self, box: Rectangle, counter: MathTex) -> None:
-        """Each cached value of the uniform row flies into the sum box in turn, and the count goes up."""
+    def pour_values(self, box: Rectangle, counter: MathTex, before: str) -> None:
+        """Each cached value of the uniform row flies into the sum box in turn; the count goes up.
+
+        All are in before the narration says ``before``.
+        """
         values = [column[1].set_z_index(3) for column in self.columns[0]]  # seen over the box as they go in
-        each = min(0.5, max(0.25, (self.speech_left() - 3.0) / len(values)))
+        each = min(0.5, max(0.15, (self.seconds_until(before) - 0.2) / len(values)))
         for t, value in enumerate(values, start=1):
             self.play(value.animate.move_to(box).scale(0.4).set_opacity(0.0), run_time=each)
             count = self.value_count(t, box)  # the count steps up as the value lands, never mid-morph
@@ -247,5 +250,5 @@ class KVCacheGrowth(RealDecoder, SyntaxPointer, WhyRawCache, DecodingCaches, Lec
         rows.arrange(DOWN, buff=0.6, aligned_edge=LEFT).move_to(0.4 * DOWN)
         heading = label("why the cache stores raw vectors", size=theme.TITLE_SIZE).move_to(2.9 * UP)
         self.fade_in(heading, *rows, run_time=1.5)
-        self.when_said("raw cache", Indicate(rows[2][1], color=theme.TEXT, scale_factor=1.0), run_time=1.2)
-        self.when_said("raw cache", Circumscribe(rows[2][0], color=theme.KEY), run_time=1.5)
+        name = Indicate(rows[2][1], color=theme.TEXT, scale_factor=1.0)
+        self.when_said("raw cache", name, Circumscribe(rows[2][0], color=theme.KEY), run_time=1.5)

@@ -20,12 +20,12 @@ def questions(_p: Parameters) -> list[Question]:
     assert np.allclose(a, b), "bug: a shared shift must leave softmax's weights alone"
     return [
         Question(
-            "Could a decoder replace its raw keys and values by one fixed-size summary that serves every "
-            "future query?",
+            "Could a softmax-attention decoder replace its raw keys and values by one fixed-size summary "
+            "that serves every future query exactly?",
             "No: e^{q\u00b7k/\u03c4} has no exact finite split into a query part and a key part, so no "
             "fixed-size summary serves every future query; the cache keeps them all.",
-            "Pause and predict: could a decoder swap its raw keys and values for one fixed-size summary "
-            "that serves every future query?",
+            "Pause and predict: could a softmax decoder swap its raw keys and values for one fixed-size "
+            "summary that serves every future query?",
             "No: softmax's kernel has no exact finite split, so the cache keeps them all.",
             (
                 Option("No: the raw cache stays"),

@@ -139,3 +139,25 @@ def test_linear_attention_rejects_negative_features():
         linear_attention(x, x, x, feature_map=lambda z: z - 5)
     with pytest.raises(ValueError, match="feature_map must be one of"):
         linear_attention(x, x, x, feature_map="tanh")
+
+
+def test_dot_product_samples_are_q_dot_k_with_variance_d():
+    """A naive loop over the same draws gives the same sums; their variance is d (closed form: each of the
+    d products of independent standard normals has variance 1), within sampling error."""
+    from attnmath import dot_product_samples
+
+    for d in (4, 16, 64):
+        got = dot_product_samples(d, 20_000, seed=3)
+        rng = np.random.default_rng(3)
+        q, k = rng.standard_normal((20_000, d)), rng.standard_normal((20_000, d))
+        naive = [sum(q[j, i] * k[j, i] for i in range(d)) for j in range(50)]
+        np.testing.assert_allclose(got[:50], naive, rtol=1e-12, atol=1e-12)
+        assert abs(got.var() / d - 1) < 0.05
+        assert abs((got / np.sqrt(d)).var() - 1) < 0.05  # divided by root d: variance one, whatever d
+
+
+def test_dot_product_samples_refuse_a_bad_width():
+    from attnmath import dot_product_samples
+
+    with pytest.raises(ValueError, match="d must be >= 1"):
+        dot_product_samples(0, 10)

@@ -8,6 +8,7 @@ independent values (tests/scenes/spoken/, keys ``<slug>.description``).
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
@@ -23,7 +24,7 @@ MAX_WORDS = 15
 words a beat, the descriptions doubled the lecture's length: 15:52 became 32:00)."""
 
 SAID = {
-    "LectureTitle": {"title", "weights", "temperature", "scaled"},
+    "LectureTitle": {"title", "weights", "temperature"},
     "FixedVsQueryWeights": {"title", "overfit", "when-learned-wins", "predict", "predict-options"},
     "KernelRegressionCollapse": {
         "title",
@@ -99,3 +100,42 @@ def test_every_equation_on_screen_is_recorded_and_reads_as_mathml(clip):
     for tex in dict.fromkeys(shown):
         body = str(mathml(tex)).split('">', 1)[1]  # after the <math> tag and its alttext
         assert "<merror" not in body and "<mi>&</mi>" not in body and "\\" not in body, (tex, body)
+
+
+@pytest.mark.parametrize("clip", CLIPS)
+def test_no_equation_line_is_a_fragment(clip):
+    """Each beat lists whole equations: no lone symbol, no line that starts mid-equation, and none that
+    another line of the same beat contains (an equation's first parts, noted while it was written)."""
+    for beat in script()[clip.scene]:
+        flat = ["".join(tex.split()) for tex in beat.equations]
+        for tex, f in zip(beat.equations, flat, strict=True):
+            assert re.search(r"[A-Za-z0-9]", f), (beat.id, tex)
+            assert not f.startswith(("&", "=", "+", "\\\\", ",")), (beat.id, tex)
+            assert not any(f != other and f in other for other in flat), (beat.id, tex)
+
+
+def test_the_sweeps_readouts_are_listed_with_their_values_at_each_beats_end():
+    """Section 3's stops end at their temperatures: every readout listed is scipy's value there."""
+    from scipy.special import softmax
+    from scipy.stats import entropy
+
+    from lecture.sections.s3_softmax_temperature import TemperatureParameters
+    from scenes.s3_softmax_temperature import TemperatureSweep
+
+    scores = TemperatureParameters().scores
+    beats = {slug(b.id): b for b in script()["TemperatureSweep"]}
+    for stop, tau, _seconds in TemperatureSweep.stops:
+        a = softmax([s / tau for s in scores])
+        expected_score = sum(w * s for w, s in zip(a, scores, strict=True))
+        values = {
+            r"\tau =": f"{tau:.2f}",
+            "H(a) =": f"{entropy(a):.3f}",
+            r"k_{\mathrm{eff}} =": f"{math.exp(entropy(a)):.2f}",
+            r"\mathbb{E}_a[s] =": f"{expected_score:.3f}",
+            r"J_{\tau}(a) =": f"{expected_score + tau * entropy(a):.2f}",
+        }
+        listed = {tex.rsplit(" ", 1)[0]: tex.rsplit(" ", 1)[1] for tex in beats[stop].equations if "=" in tex}
+        shown = [label for label in values if label in listed]
+        assert len(shown) >= 2, (stop, beats[stop].equations)
+        for label in shown:
+            assert listed[label] == values[label], (stop, label, listed[label], values[label])

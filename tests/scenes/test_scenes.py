@@ -45,6 +45,12 @@ def test_nothing_is_drawn_both_alone_and_inside_a_group(scene_run):
     assert scene_run.drawn_twice == []
 
 
+def test_the_picture_reaches_each_named_thing_within_a_second_of_its_words(scene_run):
+    """In step: an animation cued to words (``when_said``, ``until_said``) starts within 1 s of them."""
+    late = [(beat, words, seconds) for beat, words, seconds in scene_run.scene.late if seconds > 1.0]
+    assert late == []
+
+
 def test_text_stays_in_the_safe_area_and_never_overlaps(scene_run):
     assert scene_run.problems == []
 

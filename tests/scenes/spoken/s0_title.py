@@ -6,4 +6,5 @@ from lecture.clips import LECTURE
 
 EXPECTED = {
     "outline": lambda: [str(sum(1 for clip in LECTURE if clip.number != "0"))],
+    "scaled.description": lambda: ["4", "16", "64"],  # the key widths drawn (constants of the picture)
 }

@@ -118,5 +118,4 @@ EXPECTED = {
     # all N bars at 1 over N: the count of points and the mean's constant weight 1/N
     "mean-ignores-q.description": lambda: [str(S.n_points), "1", str(S.n_points)],
     # the count of the original points, among the fresh ones
-    "held-out.description": lambda: [str(S.n_points)],
 }
