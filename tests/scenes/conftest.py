@@ -55,13 +55,17 @@ def visible_texts(scene) -> list[tuple[str, Mobject]]:
     return found
 
 
-def text_boxes(scene) -> list[tuple[str, np.ndarray, np.ndarray]]:
-    """(name, lower-left, upper-right) of each visible top-level text mobject."""
-    texts = visible_texts(scene)
+Texts = list[tuple[str, Mobject]]
+"""(name, mobject) of each visible text, as :func:`visible_texts` finds them."""
+
+
+def text_boxes(scene, texts: Texts | None = None) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """(name, lower-left, upper-right) of each visible top-level text (``texts``, if found already)."""
+    texts = visible_texts(scene) if texts is None else texts
     return [(name, mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])) for name, mob in texts]
 
 
-def size_problems(scene, step: str) -> list[str]:
+def size_problems(scene, step: str, texts: Texts | None = None) -> list[str]:
     """Visible text smaller than it may be at the 640-pixel embed size (docs/visual.md).
 
     Nothing under ``theme.SMALL_SIZE``; text not marked small by the kit
@@ -70,7 +74,7 @@ def size_problems(scene, step: str) -> list[str]:
     scaling.
     """
     problems = []
-    for name, mob in visible_texts(scene):
+    for name, mob in visible_texts(scene) if texts is None else texts:
         size = float(mob.font_size)
         least = max(getattr(mob, "least_size", theme.LABEL_SIZE), theme.SMALL_SIZE)
         if size < least - 0.5:
@@ -93,10 +97,10 @@ def drawn_twice(scene, step: str) -> list[str]:
     ]
 
 
-def layout_problems(scene, step: str) -> list[str]:
+def layout_problems(scene, step: str, texts: Texts | None = None) -> list[str]:
     """Text outside the safe area, or two texts overlapping, after one step."""
     problems = []
-    boxes = text_boxes(scene)
+    boxes = text_boxes(scene, texts)
     eps = 0.02
     for name, lo, hi in boxes:
         if (
@@ -161,11 +165,12 @@ class SceneRun:
             def play(self, *args, **kwargs):
                 super().play(*args, **kwargs)
                 steps[0] += 1
-                run.problems.extend(layout_problems(self, f"{clip.scene} play #{steps[0]}"))
-                run.size_problems.extend(size_problems(self, f"{clip.scene} play #{steps[0]}"))
+                texts = visible_texts(self)  # found once, read by the layout, size and words checks
+                run.problems.extend(layout_problems(self, f"{clip.scene} play #{steps[0]}", texts))
+                run.size_problems.extend(size_problems(self, f"{clip.scene} play #{steps[0]}", texts))
                 run.role_problems.extend(role_problems(self, f"{clip.scene} play #{steps[0]}"))
                 run.drawn_twice.extend(drawn_twice(self, f"{clip.scene} play #{steps[0]}"))
-                run.drawn_texts.update(name for name, _ in visible_texts(self))
+                run.drawn_texts.update(name for name, _ in texts)
 
         Checked.__name__ = clip.scene
         config = {"disable_caching": True, "quality": "low_quality", "media_dir": str(media_dir)}
