@@ -18,7 +18,6 @@ from manim.mobject.text.tex_mobject import MathTexPart
 from drawing.readouts import Readout
 
 __all__ = [
-    "visible_equations",
     "visible_items",
     "whole_equations",
     "now_shows",
@@ -74,11 +73,6 @@ def now_shows(old: MathTex, new: MathTex) -> MathTex:
     """Mark ``old`` as showing ``new``'s equation (after ``Transform(old, new)``, whose glyphs it takes)."""
     old.shown_tex = " ".join(new.tex_string.split())  # type: ignore[attr-defined]
     return old
-
-
-def visible_equations(scene: Scene) -> list[str]:
-    """The LaTeX of each equation on screen, in drawing order, without repeats."""
-    return list(dict.fromkeys(tex for _key, tex in visible_items(scene)))
 
 
 def visible_items(scene: Scene) -> list[tuple[str, str]]:

@@ -30,7 +30,7 @@ from manim import (
 )
 
 from attnmath import classify_regime, temperature_sweep
-from attnmath.datasets import RETRIEVAL_SCORES, RETRIEVAL_WORDS, SCORE_HEAD
+from attnmath.datasets import RETRIEVAL_WORDS, SCORE_HEAD
 from drawing import theme
 from drawing.flow import baseline_of
 from drawing.pointing import in_turn
@@ -107,7 +107,7 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
     # --- the derivation -----------------------------------------------------
     def running(self) -> bool:
         """Whether the items are the running sentence's words, scored by the trained decoder's head."""
-        return self.params.scores == RETRIEVAL_SCORES and self.params.words == RETRIEVAL_WORDS
+        return not self.params.numbered and self.params.words == RETRIEVAL_WORDS
 
     def scores_narration(self) -> str:
         """Where the scores come from: the running sentence's words, queried from its last word, or items."""

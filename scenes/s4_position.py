@@ -58,10 +58,11 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
         assert isinstance(section3, TemperatureParameters)
         return section3
 
-    def keys_line(self, names: tuple[str, ...]) -> Mobject:
+    def keys_line(self, keys: TemperatureParameters) -> Mobject:
         """The keys in order under the row: the sentence's words, the last one the query; or their count."""
+        names = keys.names()
         n = len(names)
-        if names[0] == "1":
+        if keys.numbered:
             return label(f"key position i (the query is i = {n})", color=theme.MUTED)
         words = VGroup(
             label(f"keys 1\u2013{n}:", color=theme.MUTED, small=True),
@@ -73,11 +74,11 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
     def show_position_prior(self) -> None:
         """Content weights x position prior = attention weights, for ALiBi, over section 3's keys."""
         keys = self.content_keys()
-        self.scores, self.key_names = np.asarray(keys.scores, dtype=float), keys.names()
+        self.scores, self.keys = np.asarray(keys.scores, dtype=float), keys
         alibi = alibi_bias(self.scores.size, 0.25)[-1]
         panels = self.prior_panels(alibi)
         self.prior_row, self.alibi = panels, alibi
-        x_title = self.keys_line(self.key_names).move_to(2.55 * DOWN)
+        x_title = self.keys_line(keys).move_to(2.55 * DOWN)
         name = label("ALiBi prior (slope 0.25)").move_to(3.2 * UP)
         equation = math(
             r"a_i \propto r_i\, e^{s_i/\tau} \;\text{ maximises }\; ",
@@ -107,9 +108,9 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
 
     def alibi_description(self, alibi: np.ndarray) -> str:
         """The prior panel, then the content's tallest key and the product's."""
-        names = self.key_names
+        names = self.keys.names()
         top, content_top = (int(np.argmax(row)) for row in (self.prior_rows(alibi)[1], self.scores))
-        if names[0] == "1":
+        if self.keys.numbered:
             return (
                 f"Prior bars climb toward key {len(names)}, the query; "
                 f"times the content bars, key {top + 1} towers."

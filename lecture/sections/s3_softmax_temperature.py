@@ -45,14 +45,19 @@ class TemperatureParameters(Parameters):
 
     def names(self) -> tuple[str, ...]:
         """The items' names on screen and in the descriptions: the words, or 1 to N for other scores."""
-        if self.words != RETRIEVAL_WORDS or self.scores == RETRIEVAL_SCORES:
+        if not self.numbered:
             return self.words
         return tuple(str(i + 1) for i in range(len(self.scores)))
+
+    @property
+    def numbered(self) -> bool:
+        """Whether the items are named by number (a lecturer's scores with no words of their own)."""
+        return self.words == RETRIEVAL_WORDS and self.scores != RETRIEVAL_SCORES
 
     def shown(self, i: int) -> str:
         """Item ``i`` as a label names it: its word, or "item 7"."""
         name = self.names()[i]
-        return f"item {name}" if name.isdigit() else name
+        return f"item {name}" if self.numbered else name
 
 
 def questions(p: TemperatureParameters) -> list[Question]:
