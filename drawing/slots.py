@@ -48,19 +48,20 @@ def slot_words(
 
 def place_above(row: VGroup, xs: Sequence[float], line: float, rise: float) -> None:
     """Each word over its x on one baseline just above ``line``, every other one ``rise`` higher."""
-    for j, (word, x) in enumerate(zip(row, xs, strict=True)):
-        base = line + 0.15 + (rise if j % 2 else 0.0)
-        word.move_to([x, base + word.height / 2, 0])
-        word.shift((base - baseline_of(word)) * UP)
+    _set_on_baselines(row, xs, line + 0.15, rise)
 
 
 def place_below(row: VGroup, xs: Sequence[float], line: float, rise: float) -> None:
     """Each word under its x on one baseline just below ``line``, every other one ``rise`` lower."""
-    tallest = max(w.height for w in row)
+    _set_on_baselines(row, xs, line - 0.1 - 0.8 * max(w.height for w in row), -rise)
+
+
+def _set_on_baselines(row: VGroup, xs: Sequence[float], base: float, step: float) -> None:
+    """Each word centred on its x with its baseline at ``base``, every other one's ``step`` further."""
     for j, (word, x) in enumerate(zip(row, xs, strict=True)):
-        base = line - 0.1 - 0.8 * tallest - (rise if j % 2 else 0.0)
-        word.move_to([x, base + word.height / 2, 0])
-        word.shift((base - baseline_of(word)) * UP)
+        line = base + (step if j % 2 else 0.0)
+        word.move_to([x, line + word.height / 2, 0])
+        word.shift((line - baseline_of(word)) * UP)
 
 
 def keep_within(row: VGroup, left: float, right: float) -> None:

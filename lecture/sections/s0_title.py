@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from lecture.parameters import Parameters, Text, lecturer
 from lecture.section import Section
+from lecture.sections import s5_multihead
 
 __all__ = ["TitleParameters", "SECTION"]
 
@@ -33,4 +34,5 @@ SECTION = Section(
         r"q = W_Q\, x, \qquad k_i = W_K\, x_i, \qquad v_i = W_V\, x_i, \qquad \tau = \sqrt{d_k}",
     ),
     reads_outline=True,
+    reads=(s5_multihead.SECTION,),  # the outline ends on section 5's sentence, the running example
 )

@@ -109,3 +109,14 @@ def test_the_recap_shows_the_lecturers_section_three_scores(tmp_path, monkeypatc
     other = tmp_path / "other.toml"
     other.write_text("[TemperatureSweep]\nscores = [1.0, 2.0]\n")
     assert load_config(path).fingerprint(recap) != load_config(other).fingerprint(recap)
+
+
+def test_the_title_is_out_of_date_when_section_fives_sentence_changes(tmp_path):
+    """The title's outline ends on section 5's sentence: a lecturer's new one must re-render the title."""
+    path = tmp_path / "lecture.toml"
+    path.write_text(
+        '[HeadRouting]\nsentence = { tokens = [{ text = "Dogs", pos = "NOUN" }, '
+        '{ text = "bark", pos = "VERB", subject = 0 }] }\n'
+    )
+    title = find_clip("LectureTitle")
+    assert load_config(path).fingerprint(title) != load_config(None).fingerprint(title)
