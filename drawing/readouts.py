@@ -64,7 +64,9 @@ class LabelSwitch(VMobject):
             name: np.concatenate([m.points for m in mob.family_members_with_points()]) - anchor
             for name, mob in options.items()
         }
-        self.texts = {name: getattr(mob, "text", name) for name, mob in options.items()}
+        self.texts = {  # as written: manim's Text keeps its text without spaces, and its original_text with
+            name: getattr(mob, "original_text", getattr(mob, "text", name)) for name, mob in options.items()
+        }
         self.sizes = {name: float(getattr(mob, "font_size", 0.0)) for name, mob in options.items()}
         self.least_size = min(getattr(mob, "least_size", theme.LABEL_SIZE) for mob in options.values())
         self.current = ""

@@ -85,6 +85,7 @@ class Beat:
     warning: str = ""
     description: Description = Description()
     equations: tuple[str, ...] = ()  # LaTeX of every equation on screen during the beat, as first shown
+    words: tuple[str, ...] = ()  # every text on screen during the beat that is not mathematics
 
     def to_json(self) -> dict[str, Any]:
         """The beat as the file holds it."""
@@ -100,6 +101,7 @@ class Beat:
             "warning": self.warning,
             "description": self.description.to_json(),
             "equations": list(self.equations),
+            "words": list(self.words),
         }
 
     @classmethod
@@ -117,6 +119,7 @@ class Beat:
             warning=data.get("warning", ""),
             description=Description.from_json(data.get("description")),
             equations=tuple(data.get("equations", ())),
+            words=tuple(data.get("words", ())),
         )
 
     def from_its_start(self) -> Beat:
@@ -143,12 +146,13 @@ class Beat:
         start when it says nothing): a player that asks a question stops
         there. ``description`` is the text a described build speaks after the
         beat (empty when the narration describes the picture: ``said``);
-        ``equations`` the LaTeX of each equation on screen during the beat.
+        ``equations`` the LaTeX of each equation on screen during the beat, and
+        ``words`` each other text on screen (labels, names, notes).
         """
         keys = ("id", "text", "start", "end", "voice", "engine")
         spoken = {"speech_end": round(max((c.end for c in self.cues), default=self.start), 3)}
         shown = {**spoken, "description": self.description.text, "said": self.description.said}
-        shown["equations"] = list(self.equations)
+        shown["equations"], shown["words"] = list(self.equations), list(self.words)
         return {**{k: getattr(self, k) for k in keys}, **shown}
 
 

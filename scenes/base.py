@@ -38,7 +38,7 @@ from narration.narrator import BREATH, SECTION_BREATH, NarrationSettings, Narrat
 from narration.written import written
 from scenes.live import LiveScene
 from scenes.observer import observer
-from scenes.onscreen import visible_items, whole_equations
+from scenes.onscreen import visible_items, visible_words, whole_equations
 
 __all__ = ["LectureScene", "Mixin", "SAID", "Said"]
 
@@ -159,6 +159,7 @@ class LectureScene(LiveScene, Generic[P]):
         for cue in spoken.cues:
             self.add_subcaption(cue.text, duration=cue.duration, offset=cue.start)
         self.beat_equations: dict[str, str] = {}  # key -> LaTeX, a readout's value the latest it showed
+        self.beat_words: dict[str, str] = {}  # key -> words on screen in the beat, a count's latest state
         yield spoken
         self.check_live(beat_id)
         breath = SECTION_BREATH if ends_section else BREATH  # a clip's last beat leaves room before the next
@@ -234,12 +235,13 @@ class LectureScene(LiveScene, Generic[P]):
         self.play(*animations, run_time=run_time, **kwargs)
 
     def note_equations(self) -> None:
-        """Add the equations now on screen to the current beat's, in the order they first appear."""
+        """Add the equations and words now on screen to the current beat's, in the order they first appear."""
         seen = getattr(self, "beat_equations", None)
         if seen is not None:
             for _group, driver in self.live_drivers.values():  # manim redraws them at the next frame only
                 driver.update(0)
             seen.update(visible_items(self))
+            self.beat_words.update(visible_words(self))
 
     def speech_left(self) -> float:
         """Seconds of the current beat's narration still to come (0 once it has been spoken)."""
@@ -280,6 +282,11 @@ class LectureScene(LiveScene, Generic[P]):
     def fade_in(self, *mobjects: Mobject, run_time: float = 1.5) -> None:
         """Fade ``mobjects`` in together."""
         self.play(*(FadeIn(m) for m in mobjects), run_time=run_time)
+
+    def clear_then(self, *shown: Mobject) -> None:
+        """The last picture leaves, then the next one's frame comes in: the two never overlap."""
+        self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.4)
+        self.fade_in(*shown, run_time=0.5)
 
     def sweep_to(self, tracker: ValueTracker, value: float, seconds: float) -> None:
         """Move ``tracker`` linearly to ``value`` in ``seconds``."""
@@ -340,6 +347,7 @@ class LectureScene(LiveScene, Generic[P]):
                 warning=spoken.warning,
                 description=description or Description(),
                 equations=tuple(whole_equations(list(dict.fromkeys(self.beat_equations.values())))),
+                words=tuple(dict.fromkeys(self.beat_words.values())),
             )
         )
         if self.settings.beats_out is None:  # plain manim CLI: manim mixes the voice in

@@ -1,4 +1,4 @@
-"""What a scene shows as equations right now: the LaTeX a descriptive transcript lists for each beat.
+"""What a scene shows as equations and words right now: what a descriptive transcript lists for each beat.
 
 A readout (:class:`drawing.readouts.Readout`) counts as its label and the value
 it shows. An equation's parts (``MathTex("a", "=", "b")``) on one line are one
@@ -8,17 +8,22 @@ whose parts are separate equations, wherever they sit, says so with
 :func:`separate_equations`. Anything under a curtain
 (:class:`drawing.predict.Curtain`, ``covers = True``) is hidden, and so is
 anything faded out.
+
+Words (:func:`visible_words`) are the texts that are not mathematics: labels,
+names, notes and titles, each as written, less tick numbers and lone letters.
 """
 
 from __future__ import annotations
 
-from manim import MathTex, Mobject, Scene, SingleStringMathTex
+from manim import MarkupText, MathTex, Mobject, Scene, SingleStringMathTex, Text
 from manim.mobject.text.tex_mobject import MathTexPart
 
-from drawing.readouts import Readout
+from drawing.readouts import LabelSwitch, Readout
 
 __all__ = [
     "visible_items",
+    "visible_words",
+    "changing",
     "whole_equations",
     "now_shows",
     "continuing",
@@ -112,6 +117,51 @@ def visible_items(scene: Scene) -> list[tuple[str, str]]:
     for mob in whole_groups(scene):
         visit(mob)
     return [item for key, tex in found for item in _filled(key, tex, pieces)]
+
+
+def changing(mob: Mobject, key: str) -> Mobject:
+    """Mark ``mob`` as one state of a label that changes (a count): a beat lists its latest text only."""
+    mob.changing_key = key  # type: ignore[attr-defined]
+    return mob
+
+
+def visible_words(scene: Scene) -> list[tuple[str, str]]:
+    """(key, text) of each text on screen that is not mathematics, as written, in drawing order.
+
+    A text counts when it has a word in it: at least two letters in a row (no tick numbers). A block of
+    lines (:func:`drawing.text.wrapped`) counts as its whole text, and a label that switches in place
+    (:class:`drawing.readouts.LabelSwitch`) as the option it shows. The key is the text, or for a label
+    marked :func:`changing`, its mark: its states share one key, as a readout's values do.
+    """
+    found: list[tuple[str, str]] = []
+
+    def visit(mob: Mobject) -> None:
+        if isinstance(mob, LabelSwitch):
+            if _opacity(mob) > VISIBLE:
+                found.append((f"switch {id(mob)}", mob.text))
+            return
+        if isinstance(mob, (Text, MarkupText)) or isinstance(getattr(mob, "text", None), str):
+            if _opacity(mob) > VISIBLE:  # a text, or a block of lines (drawing.text.wrapped) as one
+                text = " ".join(str(getattr(mob, "original_text", mob.text)).split())
+                found.append((getattr(mob, "changing_key", text), text))
+            return
+        if isinstance(mob, (Readout, MathTex, SingleStringMathTex)):
+            return
+        for sub in mob.submobjects:
+            visit(sub)
+
+    for mob in whole_groups(scene):
+        visit(mob)
+    return [(key, text) for key, text in found if _has_word(text)]
+
+
+def _has_word(text: str) -> bool:
+    """Two letters in a row ("d²" and "0.5" have none).
+
+    >>> _has_word("d\u00b2"), _has_word("layer 3")
+    (False, True)
+    """
+    return any(a.isalpha() and b.isalpha() for a, b in zip(text, text[1:], strict=False))
 
 
 def _filled(key: str, tex: str, pieces: dict[int, tuple[MathTex, list[Mobject]]]) -> list[tuple[str, str]]:

@@ -19,21 +19,20 @@ from manim import (
     Indicate,
     LaggedStart,
     Mobject,
-    ReplacementTransform,
     Transform,
     VGroup,
     Write,
 )
 
-from attnmath import LOAN_SENTENCE, RIVER_SENTENCE, dot_product_samples
+from attnmath import LOAN_SENTENCE, RIVER_SENTENCE
 from drawing import theme
 from drawing.arcs import mix_arcs, on_baseline
-from drawing.spread import SpreadRows
 from drawing.widgets import fit_width, label, math, wrapped
 from lecture.sections.s0_title import TitleParameters
 from lecture.sections.s5_multihead import HeadRoutingParameters
 from scenes.base import SAID, LectureScene
 from scenes.onscreen import separate_equations
+from scenes.s0_scaling import SPREAD_WIDTHS, Scaling
 
 __all__ = ["LectureTitle"]
 
@@ -42,13 +41,9 @@ SENTENCES = (
     (RIVER_SENTENCE, "river", "a riverside"),
     (LOAN_SENTENCE, "loan", "a lender"),  # section 5 measures both in a trained model
 )
-SPREAD_WIDTHS = (4, 16, 64)
-"""Key widths d_k whose scores the scaling beat draws, one row each."""
-SPREAD_DRAWS = 40
-"""Draws of q . k per row."""
 OUTLINE_WORDS = 25
-"""Words the outline's description may take to name the sections between the first and last (the one
-description allowed past 15 words: a listener has no other way to learn the lecture's plan)."""
+"""Words the outline's description may take to read the running sentence (the one description allowed
+past 15 words: a listener has no other way to hear it before section 3 comes back to it)."""
 # How much "bank" might draw on each word of the first sentence: drawn by hand, and labelled so.
 ILLUSTRATIVE_MIX = (0.04, 0.08, 0.04, 0.04, 0.6, 0.2)
 
@@ -59,7 +54,7 @@ def illustrative_mix(words: tuple[str, ...], cue: str) -> tuple[float, ...]:
     return tuple(0.6 if w == cue else rest for w in words)
 
 
-class LectureTitle(LectureScene[TitleParameters]):
+class LectureTitle(Scaling, LectureScene[TitleParameters]):
     """Title, the defining formula, and the outline of the sections."""
 
     lecture_title: str
@@ -123,7 +118,7 @@ class LectureTitle(LectureScene[TitleParameters]):
             "variance",
             "A score sums d k products. Independent entries, mean zero, variance one, that is spread "
             "squared, give each product variance one; summed, d k.",
-            shows="The projections give way to the score as a sum, and its variance, d k.",
+            shows="Written: the score as d k products, each of variance 1, summing to d k.",
         ):
             self.show_score_variance()
         with self.beat(
@@ -223,8 +218,8 @@ class LectureTitle(LectureScene[TitleParameters]):
         thickest = words[int(np.argmax(ILLUSTRATIVE_MIX))]
         boxed = "" if thickest == cue else f", {cue} boxed"
         second = SENTENCES[1][1]
-        hand = "note: weights drawn by hand."
-        return f"Arcs from each bank, thickest to {thickest}{boxed}, then to {second}; {hand}"
+        river = f"River sentence: bank's thickest arc to {thickest}{boxed}"
+        return f"{river}; loan sentence: to {second}. Hand-drawn."
 
     # --- where q, k and v come from, and tau ---------------------------------------
     def show_projections(self) -> None:
@@ -258,69 +253,6 @@ class LectureTitle(LectureScene[TitleParameters]):
         self.play(FadeIn(rule, shift=0.2 * UP), run_time=1.2)
         self.when_said("the number of entries", FadeIn(gloss), run_time=1.0)
         self.when_said("each key", Circumscribe(self.formula[1], color=theme.TEMPERATURE), run_time=1.5)
-
-    def show_score_variance(self) -> None:
-        """The projections leave; the score as a sum of d_k products, its entries' terms, its variance."""
-        size = theme.TITLE_SIZE
-        total = math("q", r"\cdot", "k", r"= \sum_{i=1}^{d_k}", "q_i", "k_i", size=size)
-        terms = (r":\ \text{independent},", r"\ \text{mean } 0,", r"\ \mathrm{Var} = 1")
-        assume = math("q_i", ",", "k_i", *terms)
-        moments = (r") = \mathrm{E}[", "q_i", r"^2]\,\mathrm{E}[", "k_i", "^2] = 1")
-        product = math(r"\mathrm{Var}(", "q_i", "k_i", *moments)
-        spread = math(r"\mathrm{Var}(", "q", r"\cdot", "k", r") = d_k", size=size)
-        pairs = ((total, (0, 2)), (total, (4, 5)), (assume, (0, 2)), (product, (1, 2)), (product, (4, 6)))
-        for eq, (query, key) in (*pairs, (spread, (1, 3))):
-            eq[query].set_color(theme.QUERY)
-            eq[key].set_color(theme.KEY)
-        rule = self.origins[2:]
-        gloss = label("Var: spread, squared", small=True, color=theme.MUTED)
-        row = VGroup(assume, gloss).arrange(RIGHT, buff=0.4)
-        VGroup(total, row, product, spread).arrange(DOWN, buff=0.35).move_to(0.95 * DOWN)
-        self.play(FadeOut(self.origins[:2]), rule.animate.move_to(1.5 * UP), run_time=1.0)
-        self.play(FadeIn(total, shift=0.2 * UP), run_time=1.0)
-        self.when_said("Independent entries", FadeIn(assume[:4], shift=0.2 * UP), run_time=0.8)
-        for said, part in (("mean zero", 4), ("variance one", 5)):
-            self.when_said(said, FadeIn(assume[part], shift=0.2 * UP), run_time=0.6)
-        self.when_said("spread squared", FadeIn(gloss, shift=0.2 * LEFT), run_time=0.8)
-        self.when_said("each product", FadeIn(product, shift=0.2 * UP), run_time=0.8)
-        self.when_said("summed", FadeIn(spread, shift=0.2 * UP), run_time=0.8)
-        self.origins.add(total, row, product, spread)
-        self.hold(self.speech_left() + 0.4)  # "d k." runs into "Dividing" otherwise: a clear pause between
-
-    def show_scaled_variance(self) -> None:
-        """Scores drawn at three key widths spread wider; divided by sqrt(d_k) they share one width."""
-        spread, steps = self.origins[-1], self.origins[-4:-1]
-        rows = self.spread_rows().move_to(1.75 * DOWN)
-        self.play(FadeOut(steps), spread.animate.move_to(0.3 * UP), FadeIn(rows), run_time=1.0)
-        self.origins.remove(*steps)
-        self.origins.add(rows)
-        scaled = math(
-            r"\mathrm{Var}\big(",
-            "q",
-            r"\cdot",
-            "k",
-            r"/\sqrt{d_k}\big) = \frac{d_k}{d_k}",
-            "= 1",
-            size=theme.TITLE_SIZE,
-        )
-        scaled[1].set_color(theme.QUERY)
-        scaled[3].set_color(theme.KEY)
-        scaled.move_to(spread)
-        divide = rows.rescale([1 / np.sqrt(d) for d in SPREAD_WIDTHS])
-        self.when_said("divides that", ReplacementTransform(spread, scaled[:-1]), *divide, run_time=1.5)
-        self.origins.remove(spread)
-        self.origins.add(scaled)
-        self.until_said("variance one")
-        self.play(FadeIn(scaled[-1], shift=0.2 * LEFT), run_time=0.8)
-        self.play(Circumscribe(scaled, color=theme.TEMPERATURE), run_time=1.2)
-
-    def spread_rows(self) -> SpreadRows:
-        """Draws of q . k for keys of 4, 16 and 64 entries, one row each, on one scale."""
-        rows = [
-            (math(rf"d_k = {d}", size=theme.READOUT_SIZE), dot_product_samples(d, SPREAD_DRAWS, seed=d))
-            for d in SPREAD_WIDTHS
-        ]
-        return SpreadRows(rows, width=10.0, limit=2.5 * np.sqrt(max(SPREAD_WIDTHS)))
 
     def move_formula_up(self) -> None:
         """The formula's two lines side by side at the top, as the outline will have them."""
@@ -373,11 +305,15 @@ class LectureTitle(LectureScene[TitleParameters]):
             sentence = self.running_sentence().next_to(items, DOWN, buff=0.3)
             self.when_said("running sentence", FadeIn(sentence, shift=0.2 * UP), run_time=1.0)
 
-    def running_sentence(self) -> Mobject:
-        """Section 5's sentence (the lecturer's where the lecture file sets it): sections 3 to 6 use it."""
+    def section_five(self) -> HeadRoutingParameters:
+        """Section 5's parameters (the lecturer's where the lecture file sets them): its sentence runs on."""
         heads = self.lecture.parameters_for(HeadRoutingParameters.scene) or HeadRoutingParameters()
         assert isinstance(heads, HeadRoutingParameters)
-        texts = [t.text for t in heads.sentence.tokens]
+        return heads
+
+    def running_sentence(self) -> Mobject:
+        """Section 5's sentence (the lecturer's where the lecture file sets it): sections 3 to 6 use it."""
+        texts = [t.text for t in self.section_five().sentence.tokens]
         texts[0], texts[-1] = f"\u201c{texts[0]}", f"{texts[-1]}\u201d"  # quoted: a sentence, not a list
         words = VGroup(*(label(text, color=theme.KEY) for text in texts))
         return fit_width(on_baseline(words.arrange(RIGHT, buff=0.2)), theme.SAFE_RIGHT - theme.SAFE_LEFT)
@@ -392,14 +328,13 @@ class LectureTitle(LectureScene[TitleParameters]):
         return f"{len(titles)} steps follow, from {titles[0]} to {titles[-1]}, with one running sentence."
 
     def outline_description(self) -> str:
-        """What the outline shows beyond its narration: the sections between, if they fit in a description."""
-        titles = [lower_first(line.split("  ", 1)[-1]).replace(": ", ", ") for line in self.outline]
-        if not titles:
-            return "The formula stays alone at the top."
-        between = f"In between: {'; '.join(titles[1:-1])}."
-        if len(titles) >= 3 and len(between.split()) <= OUTLINE_WORDS:  # each word holds the picture still
-            return between
-        return "The section titles appear one by one under the formula."
+        """What the outline shows beyond its narration: the running sentence, which no voice has read yet.
+
+        Each section's title is spoken as the section starts; the sentence is first read in section 3.
+        """
+        sentence = " ".join(t.text for t in self.section_five().sentence.tokens)
+        said = f"Under the section list, the running sentence: {sentence}."
+        return said if len(said.split()) <= OUTLINE_WORDS else "The section titles appear under the formula."
 
 
 def lower_first(title: str) -> str:

@@ -82,7 +82,8 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
             self.play(self.summarised(tick), FadeOut(noise), run_time=2.5)
         with self.beat(
             "mean-flat",
-            "The mean weighs each of the N points the same, one over N, so it predicts a flat line.",
+            "The mean weighs each of the N points, here 10, the same, one over N, "
+            "so it predicts a flat line.",
             shows=self.mean_line_description(),
         ):
             self.unpin(0, constant)
@@ -152,12 +153,12 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
         """The mean's flat line and where the dots lie against it."""
         level = float(self.y.mean())
         left, right = self.y[self.x < 0.5], self.y[self.x >= 0.5]
-        line = "The line sits at the dots' average"
+        line = "The real dots are not constant"
         if left.size and right.size and (left > level).all() and (right < level).all():
-            return f"{line}: left-half dots all above it, right-half all below."
+            return f"{line}: left-half all above the flat line, right-half all below."
         if left.size and right.size and (left > level).mean() >= 0.75 and (right < level).mean() >= 0.75:
-            return f"{line}: most left-half dots above it, most right-half below."
-        return f"{line}, with dots above and below it."
+            return f"{line}: most left-half dots above the flat line, most right-half below."
+        return "The flat line sits at the dots' average, with dots above and below it."
 
     def curve_phrase(self, k: int) -> str:
         """Method ``k``'s prediction in words: flat steps where one point takes nearly all the weight."""
@@ -189,4 +190,5 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
         peaks = [np.argmax(self.weights(np.array([here, there]))[k], axis=1) for k in (1, 2)]
         under = all(int(p[j]) in nearest[j] for p in peaks for j in range(2))
         sweep = f"The query sweeps to {where(there)} and back"
-        return f"{sweep}." if under else f"{sweep}; the weight peaks do not always follow."
+        still = "the mean's bars never move"
+        return f"{sweep}; {still}." if under else f"{sweep}; the weight peaks do not always follow."

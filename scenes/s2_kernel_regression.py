@@ -93,7 +93,7 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
         with self.beat(
             "bandwidth",
             "The bump's width is the bandwidth, sigma. Now push it to both extremes.",
-            shows=f"The formula fades; a readout shows sigma {self.sigmas[self.best]:.3f}.",
+            shows=f"A readout gives the bump's width: sigma {self.sigmas[self.best]:.3f}.",
         ):
             self.play(FadeOut(self.equation), run_time=0.6)
             self.introduce_readout(0)

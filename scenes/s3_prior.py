@@ -65,7 +65,7 @@ class PriorCoda(Dashboard):
         k_flat, k_leaned = float(flat.effective_k[0]), float(leaned.effective_k[0])
         with self.beat(
             "prior",
-            "A prior, r, over items makes the bonus a K L penalty for leaving r; "
+            "A prior, r, turns the bonus into a penalty, the K L divergence from r; "
             "uniform r only lowers J, by tau log N.",
             shows=f"Tau back to {self.coda_tau:.2f}; equal prior bars replace scores; "
             f"J drops by {before - after:.2f}.",

@@ -209,7 +209,7 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
             "intermediate": "Warm it up and several items share the weight: H climbs, and k eff, "
             f"e to the H, reads {warm.effective_k[0]:.2f}.",
             "uniform": "Hot, scores stop mattering: "
-            f"k eff reaches {hot.effective_k[0]:.0f}, all N items, "
+            f"k eff reaches {hot.effective_k[0]:.0f}, the item count N, "
             f"and J grows like tau log N, here about {hot.objective[0]:.0f}.",
         }
         shows = self.sweep_descriptions()

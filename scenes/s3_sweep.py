@@ -54,9 +54,9 @@ class RegimeSweep(Dashboard):
             f"{int(np.argmax(cold.weights[0])) + 1}'s bar stands; label: {regime(cold)}.",
             "intermediate": f"At tau {float(warm.taus[0]):g}, items "
             f"{spoken_items(np.argsort(-warm.weights[0])[:3])} weigh most; H reads {warm.entropy[0]:.3f}.",
-            "heat-up": f"Tau slides to {float(hot.taus[0]):g}; all {n} weight bars level off; "
-            f"label: {regime(hot)}.",
-            "uniform": f"Rings mark k eff, then J; H of a reads {hot.entropy[0]:.3f}.",
+            "heat-up": f"Tau slides to {float(hot.taus[0]):g}: all {n} bars level; the average reads "
+            f"{float(hot.expected_score[0]):.3f}, nearing the mean.",
+            "uniform": f"H of a reads {hot.entropy[0]:.3f}, the log of {n}: the widest spread possible.",
         }
 
     def heat_up(self, spoken: Spoken) -> None:

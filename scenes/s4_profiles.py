@@ -126,13 +126,14 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
             self.play(FadeOut(arrow), run_time=0.4)  # it would lie across the profiles to come
         with self.beat(
             "position-priors",
-            "A local window keeps only the last few keys; ALiBi subtracts a penalty linear in distance.",
+            "A local window keeps only the last few keys; ALiBi, attention with linear biases, subtracts a "
+            "penalty that grows with distance.",
             shows=self.priors_description(),
         ):
             self.step_positions(POSITION_STEPS[1:3], ("window", "ALiBi"))
         with self.beat(
             "position-t5",
-            "T5 learns one bias per nearby distance, one per range farther out; "
+            "The T5 model learns one bias per nearby distance, one per range farther out; "
             "the profile drawn is stylised.",
             shows=self.t5_description(),
         ):

@@ -11,7 +11,7 @@ they match. The numbers are :func:`lecture.sections.s6_real.real_decoding`'s.
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Mobject, Rectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, Mobject, Rectangle, VGroup
 
 from drawing import theme
 from drawing.text import label
@@ -19,6 +19,7 @@ from lecture.parameters import ConfigError
 from lecture.sections.s6_kv_cache import KVCacheParameters
 from lecture.sections.s6_real import RealDecoding, kib, real_decoding, sentence_text
 from scenes.base import Mixin
+from scenes.onscreen import changing
 
 __all__ = ["CachedDecoding", "gap_text"]
 
@@ -39,11 +40,6 @@ def gap_text(gap: float) -> str:
 class CachedDecoding(Mixin[KVCacheParameters]):
     """The beat that decodes the section's sentence through SmolLM2's real KV cache."""
 
-    def clear_then(self, *shown: Mobject) -> None:
-        """The last picture leaves, then the next one's frame comes in: the two never overlap."""
-        self.play(*(FadeOut(m) for m in self.mobjects), run_time=0.4)
-        self.fade_in(*shown, run_time=0.5)
-
     def show_real_decoding(self) -> None:
         """Tokens enter; a real head's causal rows fill; the cache stack and its size grow; the check."""
         decoded = self.decoded()
@@ -61,8 +57,8 @@ class CachedDecoding(Mixin[KVCacheParameters]):
         check = self.full_pass_check(decoded)
         with self.beat(
             "real-decoding",
-            f"Feed it the same sentence, token by token: each adds {kib(decoded.step_bytes)} kibibytes "
-            f"over {decoded.layers} layers; its predictions match a full pass, to rounding.",
+            f"Feed it the same sentence, token by token: each adds {kib(decoded.step_bytes)} kibibytes; "
+            "its predictions match a full pass, to rounding.",
             shows="Token by token, a real head's causal rows fill, and the cache stack grows.",
         ):
             self.clear_then(frame, head, kv, count)
@@ -77,7 +73,7 @@ class CachedDecoding(Mixin[KVCacheParameters]):
                 )
                 count = grown
             self.when_said("match", FadeIn(check, shift=0.2 * UP), run_time=0.8)
-            self.hold(self.speech_left() + 1.5)  # the check is read after the voice stops
+            self.hold(self.speech_left() + 1.0)  # the check is read after the voice stops
 
     def decoded(self) -> RealDecoding:
         """The section's sentence through the real cache; too many tokens to lay out is a lecturer's error."""
@@ -132,7 +128,11 @@ class CachedDecoding(Mixin[KVCacheParameters]):
         per_token, total = kib(decoded.step_bytes), kib(t * decoded.step_bytes)
         name = label(f"cache, all {decoded.layers} layers:", small=True, color=theme.TEXT)
         product = label(f"{t} token{'' if t == 1 else 's'} x {per_token} KiB", small=True, color=theme.KEY)
-        both = VGroup(name, product, label(f"= {total} KiB", small=True, color=theme.KEY))
+        sums = (
+            changing(product, "cache product"),
+            changing(label(f"= {total} KiB", small=True, color=theme.KEY), "cache sum"),
+        )
+        both = VGroup(name, *sums)
         both.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         top = MAP_BOTTOM + ROW * len(decoded.tokens)
         return both.move_to([TEXT_X, top, 0], aligned_edge=UP + LEFT)

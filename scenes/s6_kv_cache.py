@@ -71,7 +71,7 @@ class KVCacheGrowth(RealDecoder, SyntaxPointer, WhyRawCache, DecodingCaches, Lec
             "Generation is autoregressive: each token is predicted from those before. "
             "The causal mask lets each query see only itself and earlier keys.",
             shows=f'After "{as_text(words[:n_prompt])}" comes "{words[n_prompt]}"; '
-            f"then the mask grid lights, {len(words)} by {len(words)}.",
+            f"mask grid {len(words)} by {len(words)}{', full stop included' if '.' in words else ''}.",
         ):
             self.show_autoregressive()
             self.until_said("causal mask")

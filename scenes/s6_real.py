@@ -236,8 +236,8 @@ class RealDecoder(CachedDecoding):
             "window",
             f"Keep only the last {nll.window} tokens, evicting the first: perplexity, the effective number "
             f"of equally likely next tokens, jumps from {full} to {windowed}.",
-            shows=f"Mean loss, minus log-probability of each next token: {nats(nll.full)} nats full, "
-            f"{nats(nll.windowed)} windowed.",
+            shows=f"A {nll.tokens}-token passage; loss, minus log-probability per token: {nats(nll.full)} "
+            f"nats full, {nats(nll.windowed)} windowed.",
         ):
             self.clear_then(frame)
             self.play(GrowFromEdge(bars[0], LEFT), FadeIn(ends[0]), run_time=1.0)  # the baseline
@@ -255,9 +255,9 @@ class RealDecoder(CachedDecoding):
         with self.beat(
             "sink-window",
             f"Keep the first {nll.sinks} too, as sinks: it falls back most of the way, to {with_sinks}, as "
-            "Streaming L L M found.",
-            shows=f"A third bar, {nats(nll.with_sinks)} nats; notes name Streaming L L M, "
-            "absolute positions.",
+            "the Streaming L L M paper found.",
+            shows=f"A third bar, {nats(nll.with_sinks)} nats. Caveat: ours keeps positions; Streaming L L M "
+            "renumbers them.",
         ):
             self.until_said("Keep the first")
             self.play(FadeOut(evicted), run_time=0.3)  # one line at a time

@@ -84,7 +84,7 @@ class WhyRawCache(Mixin[KVCacheParameters]):
             "every-power",
             "Expanded, every power of q dot k appears; power n brings d to the n features no other power "
             "supplies: no finite list suffices.",
-            shows="Beneath it, its series term by term, each with its feature count, then dots.",
+            shows="Its series beneath: each term needs more features, d to the n, without end.",
         ):
             self.expand_kernel(softmax[-1])
         with self.beat(
@@ -212,8 +212,8 @@ class WhyRawCache(Mixin[KVCacheParameters]):
             "memory-state",
             f"A linear-attention model of that shape keeps {state / 2**20:.2f} mebibytes at any length; "
             f"from {raw_cache_overtakes(**MODEL)} tokens on, the raw cache takes more.",
-            shows=f"An inset of the first {2 * raw_cache_overtakes(**MODEL) - 2} tokens: "
-            "the lines cross there.",
+            shows=f"Inset, first {2 * raw_cache_overtakes(**MODEL) - 2} tokens: the rising raw line "
+            f"crosses the flat one at {raw_cache_overtakes(**MODEL)}.",
         ):
             self.play(Create(flat[0]), FadeIn(flat[1]), run_time=2.0)
             inset, lines, crossing = self.crossover_inset()

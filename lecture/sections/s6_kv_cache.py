@@ -119,7 +119,7 @@ def questions(_p: KVCacheParameters) -> list[Question]:
             f"It doubles, to {long:.0f} GiB: the raw cache grows linearly, twice the {CONTEXT:,}-token "
             "figure.",
             "Pause and predict: double the context. What happens to the raw cache?",
-            f"It doubles, to {long:.0f} gibibytes: twice the figure at {CONTEXT}, because it grows linearly.",
+            f"It doubles, to {long:.0f} gibibytes: the raw cache grows linearly.",
             (
                 Option(
                     "It stays the same size",

@@ -104,6 +104,9 @@ def write_clip(path: Path) -> None:
 DESCRIPTION_SECONDS = 0.6
 RULE = r"\alpha_i \propto \exp(s_i / \tau)"
 EQUATIONS = ([RULE], [RULE, r"H(a) = 0.04"], [])
+WORDS = (["scores", "weights"], ["weights", "k eff: 1.04"], ["scores", "the answer"])
+"""Each synthetic beat's words on screen: beat 2 keeps "weights" and adds one; beat 3, the answer, shows
+"scores" again, as a picture comes back from under a question's curtain, and adds one."""
 
 
 def description_text(scene: str, k: int) -> str:
@@ -155,6 +158,7 @@ def write_beats(stem: Path, scene: str, tone: Path) -> None:
             "cues": [[f"Beat {k + 1} of {scene}", float(k), 0.9]],
             "description": _description(scene, k, tone),
             "equations": EQUATIONS[k],
+            "words": WORDS[k],
         }
         for k in range(SECONDS)
     ]

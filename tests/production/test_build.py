@@ -355,6 +355,7 @@ def test_manifest_records_each_clips_beats(build):
             "description",
             "said",
             "equations",
+            "words",
         }
         assert [set(b) for b in beats] == [keys] * len(beats)
         assert {b["engine"] for b in beats} == {"piper en_US-joe-medium"}  # the default draft voice

@@ -21,7 +21,7 @@ from production.media.soundtrack import decode_audio
 from production.media.video import probe
 from production.publish.described import LEAD, TAIL
 from tests.production.browser import assert_no_axe_violations, open_page
-from tests.production.conftest import DESCRIPTION_SECONDS, EQUATIONS, FPS, SECONDS, description_text
+from tests.production.conftest import DESCRIPTION_SECONDS, EQUATIONS, FPS, SECONDS, WORDS, description_text
 
 HOLD = math.ceil((LEAD + DESCRIPTION_SECONDS + TAIL) * FPS)
 """Frames the picture holds after a described beat (an independent count from the constants)."""
@@ -117,6 +117,9 @@ def test_the_transcript_gives_every_beats_speech_picture_and_new_equations_in_or
     # beat 1 shows one equation; beat 2 adds one (the first is still on screen, not repeated)
     assert html.count("<math") == len(LECTURE) * 2
     assert html.count(f'alttext="{EQUATIONS[1][1]}"') == len(LECTURE)
+    # the words likewise: beat 1 lists two; beats 2 and 3 only the one each adds (beat 2 asks a question)
+    listed = re.findall(r'<span class="word">([^<]+)</span>', html)
+    assert listed == [*WORDS[0], WORDS[1][1], WORDS[2][1]] * len(LECTURE)
 
 
 def test_the_transcript_opens_offline_reads_its_maths_and_passes_axe(lecture, browser):

@@ -139,3 +139,35 @@ def test_the_sweeps_readouts_are_listed_with_their_values_at_each_beats_end():
         assert len(shown) >= 2, (stop, beats[stop].equations)
         for label in shown:
             assert listed[label] == values[label], (stop, label, listed[label], values[label])
+
+
+@pytest.mark.parametrize("clip", CLIPS)
+def test_the_words_on_screen_are_listed_with_their_beats(clip):
+    """The transcript lists the words each beat shows (labels, names, notes): each one was drawn, none is a
+    bare number, and every scene has some."""
+    from tests.scenes.conftest import cached_run
+
+    drawn = {"".join(text.split()) for text in cached_run(clip).drawn_texts}  # manim's Text drops spaces
+    listed = [word for beat in script()[clip.scene] for word in beat.words]
+    assert listed, f"{clip.scene}: no words recorded on screen"
+    for word in listed:
+        assert made_of("".join(word.split()), drawn) and re.search(r"[A-Za-z]{2}", word), (clip.scene, word)
+
+
+def made_of(text: str, pieces: set[str]) -> bool:
+    """``text`` is one drawn text, or lines drawn one after another (a wrapped block).
+
+    >>> made_of("abcd", {"ab", "cd"}), made_of("abcd", {"abc"})
+    (True, False)
+    """
+    return text in pieces or any(text.startswith(p) and made_of(text[len(p) :], pieces) for p in pieces if p)
+
+
+def test_the_scores_source_is_listed_where_the_voice_names_it():
+    """Section 3's scores come from one trained head: the note naming it is in the retrieval beat's words."""
+    from attnmath.datasets import SCORE_HEAD
+
+    beats = {slug(b.id): b for b in script()["TemperatureSweep"]}
+    layer, head = SCORE_HEAD
+    note = f"q from garden, k from each word: SmolLM2, layer {layer}, head {head}"
+    assert note in beats["retrieval"].words and note not in beats["scores"].words

@@ -16,8 +16,17 @@ pytestmark = pytest.mark.xdist_group("scene-runs")
 
 
 def test_scene_constructs_and_has_a_sensible_length(scene_run):
-    # section 3 derives softmax step by step, then checks, sweeps and asks: the longest, at about 3 min 20 s
+    """Each clip runs under 4 minutes (issue 50's length; section 5, the longest, is about 3 min 56 s)."""
     assert 10.0 < scene_run.duration < 240.0
+
+
+def test_the_lecture_runs_under_twenty_minutes():
+    """The scene runs are 480p15 renders of the default lecture: their lengths are the 480p build's."""
+    from lecture.clips import LECTURE
+    from tests.scenes.conftest import cached_run
+
+    total = sum(cached_run(clip).duration for clip in LECTURE)
+    assert total < 20 * 60, f"the lecture runs {total:.1f} s"
 
 
 def test_the_picture_moves_at_least_every_six_seconds_of_speech(scene_run):

@@ -18,8 +18,10 @@ from lecture.clips import find_clip
 from lecture.config import LectureConfig
 from lecture.questions import Question
 
-__all__ = ["OPTIONS_BEAT", "ANSWER_BEAT", "asked_questions", "stops"]
+__all__ = ["QUESTION_BEAT", "OPTIONS_BEAT", "ANSWER_BEAT", "asked_questions", "stops"]
 
+QUESTION_BEAT = "-predict"
+"""The beat that asks: the picture is under a curtain (drawing.predict.Curtain) until the answer."""
 OPTIONS_BEAT = "-predict-options"
 """The beat whose end of speech is where a player stops: its options have just been read."""
 ANSWER_BEAT = "-predict-answer"

@@ -111,6 +111,7 @@ def said(v: float) -> str:
 
 EXPECTED = {
     "mean": lambda: [str(S.n_points)],
+    "mean-flat": lambda: [str(S.n_points)],  # "each of the N points, here 10"
     "fitted": lambda: [str(S.n_points), said(errors()[1]), said(errors()[0])],
     "fitted.description": lambda: [said(errors()[1]), said(errors()[0])],  # learned, then best Gaussian
     "held-out": lambda: [str(S.n_fresh), str(S.n_points), said(errors()[2]), said(errors()[3])],

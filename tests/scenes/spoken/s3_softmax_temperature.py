@@ -103,9 +103,13 @@ EXPECTED = {
         *items(softmax(SCORES / WARM)),
         f"{entropy(softmax(SCORES / WARM)):.3f}",
     ],
-    # the stop's temperature (a constant) and all N bars (the count)
-    "predict-answer.description": lambda: [f"{HOT:g}", str(SCORES.size)],
-    "uniform.description": lambda: [f"{entropy(softmax(SCORES / HOT)):.3f}"],
+    # the stop's temperature (a constant), all N bars (the count), the average score there by scipy
+    "predict-answer.description": lambda: [
+        f"{HOT:g}",
+        str(SCORES.size),
+        f"{float(softmax(SCORES / HOT) @ SCORES):.3f}",
+    ],
+    "uniform.description": lambda: [f"{entropy(softmax(SCORES / HOT)):.3f}", str(SCORES.size)],  # log N
     "prior.description": prior_drop,
     "prior-leans.description": prior_leans,
     "summary.description": summary,

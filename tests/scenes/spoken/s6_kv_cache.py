@@ -27,7 +27,7 @@ def inset_span() -> list[str]:
 
 
 def predict_answer() -> list[str]:
-    return [str(round(PER_TOKEN * 2 * 4096 / 1024**3)), "4096"]
+    return [str(round(PER_TOKEN * 2 * 4096 / 1024**3))]
 
 
 def summary() -> list[str]:
@@ -56,14 +56,14 @@ EXPECTED = {
     "autoregressive.description": lambda: [str(len(KVCacheParameters().words))] * 2,  # the grid: words, twice
     "memory-raw.description": lambda: [str(LAYERS), str(HEADS), str(WIDTH)],  # the model's shape, as stated
     "summary.description": summary,
-    "memory-state.description": inset_span,
+    "memory-state.description": lambda: [*inset_span(), memory_state()[1]],  # the inset, then the crossing
     "memory-real.description": lambda: [str(PER_TOKEN // 1024), "4"],  # beside the 7B figure; Q4_1 weights
     "memory-real": memory_real,
-    "real-decoding": lambda: [f"{30 * 2 * 3 * 64 * 2 / 1024:g}", "30"],  # a token's keys and values; layers
+    "real-decoding": lambda: [f"{30 * 2 * 3 * 64 * 2 / 1024:g}"],  # a token's keys and values, 30 layers
     "sinks": sinks,
     "sinks.description": lambda: ["30", "9", sinks()[0]],  # the grid: layers across, heads down
     "window": lambda: [str(naive_decoder.WINDOW), *naive_decoder.perplexities()[:2]],
-    "window.description": lambda: [nats(0), nats(1)],
+    "window.description": lambda: [str(naive_decoder.mean_nlls()[0]), nats(0), nats(1)],  # passage tokens
     "sink-window": lambda: [str(naive_decoder.SINKS), naive_decoder.perplexities()[2]],
     "sink-window.description": lambda: [nats(2)],
 }
