@@ -67,7 +67,7 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
     )
     coda_tau: ClassVar[float] = 0.6
     prior_decay: ClassVar[float] = 0.4
-    summary_taus: ClassVar[tuple[float, ...]] = (0.01, 0.6, 100.0)
+    summary_taus: ClassVar[tuple[float, ...]] = tuple(tau for _, tau, _ in stops)  # as the sweep met them
 
     def construct(self) -> None:
         """Storyboard of the section: one beat per idea, each with its narration."""
@@ -89,7 +89,8 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
             "weights",
             "At the slider's temperature, an optimiser of J, told nothing of softmax, "
             "finds the hollow bars: softmax's weights.",
-            shows=f"Tau reads {float(checked.taus[0]):.2f}; hollow bars off by {spoken_power(f'{gap:.0e}')}.",
+            shows=f"Tau {float(checked.taus[0]):.2f}: hollow and solid bars agree to "
+            f"{spoken_power(f'{gap:.0e}')}.",
         ):
             self.show_weights()
             self.until_said("an optimiser")

@@ -326,7 +326,7 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
     def t5_description(self) -> str:
         """T5's stylised profile: its drop one token back, then its long tail."""
         t5 = peak_scaled(self.profiles.position[POSITION_STEPS[3][1]])
-        return f"T5: {t5[-2]:.1f} one token back, falling smoothly, flat far out; all four side by side."
+        return f"T5: {t5[-2]:.1f} of its peak one token back, falling smoothly, flat far out."
 
     def refresh(self) -> None:
         """Redraw the content curves, the slider and the readout at the current tau."""
