@@ -20,10 +20,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Question", "Option", "LETTERS"]
+__all__ = ["Question", "Option", "LETTERS", "ASK_BEAT", "PREDICT_BEAT", "ANSWER_BEAT"]
 
 LETTERS = "ABCD"
 """How options are named, on the card, in speech and on the page."""
+
+ASK_BEAT = "ask"
+"""The pause-and-predict beat that asks the question, over the dimmed picture."""
+PREDICT_BEAT = "predict"
+"""The beat that reads the options and then holds silence: where the viewer predicts, and a player stops."""
+ANSWER_BEAT = "predict-answer"
+"""The beat that names the right option and shows why: where a player goes on."""
 
 
 @dataclass(frozen=True)

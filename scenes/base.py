@@ -30,7 +30,7 @@ from drawing.widgets import label, wrapped
 from lecture.clips import LECTURE, UnknownScene, find_clip
 from lecture.config import LectureConfig, lecture_for
 from lecture.parameters import Parameters
-from lecture.questions import LETTERS, Question
+from lecture.questions import ANSWER_BEAT, ASK_BEAT, LETTERS, PREDICT_BEAT, Question
 from lecture.section import Section
 from lecture.settings import Played, SceneSettings
 from narration.beats import Beat, BeatsRecord, Description
@@ -180,8 +180,8 @@ class LectureScene(LiveScene, Generic[P]):
     ) -> None:
         """Ask ``question`` over the dimmed picture, hold for the viewer to choose, then ``answer`` shows it.
 
-        Three beats: ``predict`` speaks the question over the dimmed picture;
-        ``predict-options`` reads its lettered options as they appear, then
+        Three beats: ``ask`` speaks the question over the dimmed picture;
+        ``predict`` reads its lettered options as they appear, then
         holds :data:`drawing.predict.THINK_SECONDS` of silence (the one
         deliberate hold of the lecture, where the page's player pauses and
         asks); ``predict-answer`` names the right letter, lifts the curtain and
@@ -192,16 +192,16 @@ class LectureScene(LiveScene, Generic[P]):
         """
         card = predict_card(question.spoken.split(": ", 1)[-1], [o.text for o in question.options])
         curtain = Curtain()
-        with self.beat("predict", question.spoken, shows=SAID):
+        with self.beat(ASK_BEAT, question.spoken, shows=SAID):
             self.play(FadeIn(curtain), FadeIn(card.ask, shift=0.2 * UP), run_time=0.8)
             self.hold(self.speech_left() + (0.0 if question.options else THINK_SECONDS))
         if question.options:
-            with self.beat("predict-options", question.spoken_options, shows=SAID):
+            with self.beat(PREDICT_BEAT, question.spoken_options, shows=SAID):
                 for letter, row in zip(LETTERS, card.options, strict=False):
                     self.when_said(f"{letter},", FadeIn(row, shift=0.1 * UP), run_time=0.5)
                 self.hold(self.speech_left() + THINK_SECONDS)
         with self.beat(
-            "predict-answer", question.said_answer, shows=shows, ends_section=ends_section
+            ANSWER_BEAT, question.said_answer, shows=shows, ends_section=ends_section
         ) as spoken:
             self.play(FadeOut(curtain), FadeOut(card), run_time=0.6)
             answer(spoken)

@@ -3,7 +3,7 @@
 docs/visual.md: the picture changes with the words; more than about 6 s
 without a visible change while speech plays is a bug, and so is a near-empty
 frame held for more than 3 s of speech. A deliberate pause-and-predict hold
-(the ``predict`` and ``predict-options`` beats) is the one exception. This module reads a clip's frames
+(the ``ask`` and ``predict`` beats) is the one exception. This module reads a clip's frames
 with PyAV (downsampled, grey), marks which frames change visibly from the one
 before, measures each frame's ink (the share of pixels that differ from the
 background), and reports the stretches of speech that break either rule.
@@ -25,6 +25,7 @@ import av
 import numpy as np
 
 from drawing.theme import BACKGROUND
+from lecture.questions import ASK_BEAT, PREDICT_BEAT
 from production.media.video import block_means, lecture_clips
 
 __all__ = [
@@ -53,7 +54,7 @@ CHANGE = 0.0005
 """Share of pixels that must change for a frame to differ visibly from the one :data:`LOOKBACK` before."""
 LOOKBACK = 0.5
 """Seconds back to the frame a frame is compared with."""
-EXEMPT = ("-predict", "-predict-options")
+EXEMPT = (f"-{ASK_BEAT}", f"-{PREDICT_BEAT}")
 """Beat ids ending so are deliberate holds (pause and predict)."""
 SCALE = 4
 """Frames are read at a quarter of their width and height, each pixel the mean of a 4 x 4 block (a thin

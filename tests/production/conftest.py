@@ -139,7 +139,7 @@ def _description(scene: str, k: int, tone: Path) -> dict:
     }
 
 
-BEAT_NAMES = ("beat", "predict-options", "predict-answer")
+BEAT_NAMES = ("beat", "predict", "predict-answer")
 """The synthetic beats' names: the second reads a question's options, the third shows its answer, so the
 page's players stop at 1.9 s (the second beat's caption ends) and go on from 2.0 s."""
 

@@ -103,7 +103,7 @@ def test_the_whole_and_the_described_lecture_ask_where_their_own_timing_puts_the
     for video, clips in (("lecture", lecture["manifest"]["clips"]), ("lecture-described", None)):
         clips = clips or lecture["manifest"]["described"]["clips"]
         first = next(c for c in clips if c["scene"] != "LectureTitle")
-        options = next(b for b in first["beats"] if b["id"].endswith("-predict-options"))
+        options = next(b for b in first["beats"] if b["id"].endswith("-predict"))
         stop = first["start"] + options["speech_end"]
         play_until_asked(page, video)
         at = page.evaluate(f"document.getElementById('{video}').currentTime")

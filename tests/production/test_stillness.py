@@ -44,7 +44,7 @@ def test_a_small_gliding_dot_is_still_for_this_measure_but_motion_for_the_frame_
 
 def test_a_pause_and_predict_hold_carries_no_speech(tmp_path):
     video = write_clip(tmp_path, [square_at(100)] * (8 * FPS))
-    assert still_stretches(video, beats("predict-options", 8.0)) == []
+    assert still_stretches(video, beats("predict", 8.0)) == []
 
 
 def test_a_frame_moved_past_the_share_starts_the_next_stretch():

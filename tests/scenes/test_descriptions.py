@@ -25,21 +25,21 @@ words a beat, the descriptions doubled the lecture's length: 15:52 became 32:00)
 
 SAID = {
     "LectureTitle": {"title", "weights", "temperature"},
-    "FixedVsQueryWeights": {"title", "overfit", "when-learned-wins", "predict", "predict-options"},
+    "FixedVsQueryWeights": {"title", "overfit", "when-learned-wins", "ask", "predict"},
     "KernelRegressionCollapse": {
         "title",
         "steps",
         "flat",
         "softmax-form",
         "attention",
+        "ask",
         "predict",
-        "predict-options",
     },
-    "TemperatureSweep": {"title", "retrieval", "log", "predict", "predict-options"},
-    "KernelVariants": {"title", "position-row", "predict", "predict-options"},
-    "HeadRouting": {"title", "stylised", "head-1", "predict", "predict-options"},
-    "KVCacheGrowth": {"title", "window-of-one", "predict", "predict-options"},
-    "AdaptiveSufficiency": {"title", "predict", "predict-options"},
+    "TemperatureSweep": {"title", "retrieval", "log", "ask", "predict"},
+    "KernelVariants": {"title", "position-row", "ask", "predict"},
+    "HeadRouting": {"title", "stylised", "head-1", "ask", "predict"},
+    "KVCacheGrowth": {"title", "window-of-one", "ask", "predict"},
+    "AdaptiveSufficiency": {"title", "ask", "predict"},
 }
 """Scene -> the beats whose narration already describes their picture (each reviewed by reading its body)."""
 
@@ -84,9 +84,29 @@ def test_every_number_a_description_speaks_is_the_computed_value(clip):
 def test_the_predict_beat_is_said_and_its_answer_described():
     for clip in LECTURE:
         beats = {slug(b.id): b for b in script()[clip.scene]}
-        if "predict" in beats:
+        if "ask" in beats:
+            assert beats["ask"].description.said, clip.scene
             assert beats["predict"].description.said, clip.scene
             assert beats["predict-answer"].description.needed, clip.scene
+
+
+def test_the_predict_beat_leaves_two_to_three_seconds_of_silence_before_the_answer():
+    """Issue 51: the options are read (the ``predict`` beat), then 2-3 s of silence, then the answer.
+
+    Measured on the captions, which are timed from the voice's own recordings: from the last word of
+    the options to the first word of the answer, with nothing spoken between.
+    """
+    asked = 0
+    for clip in LECTURE:
+        beats = script()[clip.scene]
+        ids = [slug(b.id) for b in beats]
+        for k in (k for k, name in enumerate(ids) if name == "predict"):
+            assert ids[k + 1] == "predict-answer", (clip.scene, ids[k + 1])
+            asked_at = beats[k].cues[-1].end
+            answered_at = beats[k + 1].cues[0].start
+            assert 2.0 <= answered_at - asked_at <= 3.0, (clip.scene, answered_at - asked_at)
+            asked += 1
+    assert asked == 7
 
 
 @pytest.mark.parametrize("clip", CLIPS)

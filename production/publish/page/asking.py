@@ -16,15 +16,16 @@ from typing import Any
 
 from lecture.clips import find_clip
 from lecture.config import LectureConfig
-from lecture.questions import Question
+from lecture.questions import ANSWER_BEAT as ANSWER
+from lecture.questions import ASK_BEAT, PREDICT_BEAT, Question
 
 __all__ = ["QUESTION_BEAT", "OPTIONS_BEAT", "ANSWER_BEAT", "asked_questions", "stops"]
 
-QUESTION_BEAT = "-predict"
+QUESTION_BEAT = f"-{ASK_BEAT}"
 """The beat that asks: the picture is under a curtain (drawing.predict.Curtain) until the answer."""
-OPTIONS_BEAT = "-predict-options"
+OPTIONS_BEAT = f"-{PREDICT_BEAT}"
 """The beat whose end of speech is where a player stops: its options have just been read."""
-ANSWER_BEAT = "-predict-answer"
+ANSWER_BEAT = f"-{ANSWER}"
 """The beat that shows the answer: where a player goes on once the student has chosen."""
 
 
