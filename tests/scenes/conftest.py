@@ -126,6 +126,11 @@ class SceneRun:
     frame handed to the video writer is compared with a fresh drawing of the
     scene (``tests/scenes/frame_audit.py``) and :data:`SAMPLERS` read what the
     scene shows; the beats it speaks are the script's (``tests/scenes/script_text.py``).
+    Only those audited frames of an animation are drawn and written (a held
+    frame is drawn once, as manim does): the animations still step every
+    frame, on the renderer's own clock, but drawing and encoding the frames
+    between were two thirds of the run's time and no test reads them. The
+    build's tests (``tests/production``) render and read every frame.
     With ``frames=False`` it is a dry run instead (no frames drawn, none audited):
     the layout and size checks of a lecturer's data, in a third of the time.
     """
@@ -146,17 +151,25 @@ class SceneRun:
         class Checked(base):  # type: ignore[misc, valid-type]
             def setup(self) -> None:
                 super().setup()
-                write = self.renderer.add_frame
+                renderer = self.renderer
+                write, draw = renderer.add_frame, renderer.render
 
                 def add_frame(frame: np.ndarray, num_frames: int = 1) -> None:
-                    t = self.renderer.time
+                    t = renderer.time
                     if t + 1e-9 >= due[0]:
                         run.sample(self, frame, t, sampler)
                         while due[0] <= t + 1e-9:
                             due[0] += AUDIT_EVERY
                     write(frame, num_frames)
 
-                self.renderer.add_frame = add_frame
+                def render(scene: Any, time: float, moving: Any = None) -> None:
+                    """An animation's frame: drawn and written when first or audited, else only timed."""
+                    if renderer.skip_animations or time == 0 or renderer.time + 1e-9 >= due[0]:
+                        draw(scene, time, moving)
+                    else:
+                        renderer.time += 1 / renderer.camera.frame_rate  # as manim's add_frame counts it
+
+                renderer.add_frame, renderer.render = add_frame, render
 
             def add_sound(self, sound_file: str, time_offset: float = 0, gain: float | None = None, **_):
                 """Noted, not mixed: no test hears a scene run's movie; mixing was a quarter of its time."""
