@@ -57,6 +57,7 @@ from attnmath.kernels import (
     kernel_profile,
     kernel_weights,
     loo_cv_error,
+    loo_predictions,
     nadaraya_watson,
     squared_distances,
 )
@@ -137,6 +138,7 @@ __all__ = [
     "kernel_profile",
     "nadaraya_watson",
     "loo_cv_error",
+    "loo_predictions",
     "squared_distances",
     "attention_weights",
     "fit_similarity",

@@ -21,6 +21,7 @@ __all__ = [
     "KERNELS",
     "kernel_profile",
     "kernel_weights",
+    "loo_predictions",
     "nadaraya_watson",
     "loo_cv_error",
     "squared_distances",
@@ -242,13 +243,29 @@ def loo_cv_error(keys: Any, values: Any, bandwidths: Any, *, kernel: str = "gaus
     >>> loo_cv_error([0.0, 1.0, 2.0], [0.0, 1.0, 2.0], [1e-6]).round(6)
     array([0.666667])
     """
+    bw = np.atleast_1d(_check_bandwidth(bandwidths))
+    w, y = _loo_weights(keys, values, bw, kernel)  # (B, N, N)
+    residual = (w @ y) - y  # (B, N) or (B, N, d_v)
+    return np.mean(residual.reshape(bw.size, -1) ** 2, axis=-1)
+
+
+def loo_predictions(keys: Any, values: Any, bandwidth: float, *, kernel: str = "gaussian") -> FloatArray:
+    """Each value predicted by Nadaraya–Watson from the other points: what :func:`loo_cv_error` scores.
+
+    Examples
+    --------
+    >>> loo_predictions([0.0, 1.0, 2.0], [0.0, 1.0, 2.0], 1e-6).tolist()
+    [1.0, 1.0, 1.0]
+    """
+    w, y = _loo_weights(keys, values, np.atleast_1d(_check_bandwidth(bandwidth)), kernel)
+    return w[0] @ y
+
+
+def _loo_weights(keys: Any, values: Any, bw: FloatArray, kernel: str) -> tuple[FloatArray, FloatArray]:
+    """(B, N, N) weights of each point on the others (its own weight zero), and the values."""
     d2 = squared_distances(keys, keys)  # (N, N)
     n = d2.shape[0]
     if n < 2:
         raise ValueError("keys must hold at least 2 points for leave-one-out")
-    y = _as_values(values, n)
-    bw = np.atleast_1d(_check_bandwidth(bandwidths))
     np.fill_diagonal(d2, np.inf)  # a point never predicts itself
-    w = _weights_from_d2(d2, bw, _check_kernel(kernel))  # (B, N, N)
-    residual = (w @ y) - y  # (B, N) or (B, N, d_v)
-    return np.mean(residual.reshape(bw.size, -1) ** 2, axis=-1)
+    return _weights_from_d2(d2, bw, _check_kernel(kernel)), _as_values(values, n)

@@ -171,6 +171,23 @@ class SimilarityFit:
             position_features(queries), position_features(keys), self.w_q, self.w_k, tau=1.0
         )
 
+    def leave_one_out(self, keys: Any, values: Any) -> FloatArray:
+        """Each value predicted from the others: the predictions whose mean squared error the fit minimised.
+
+        The softmax over the other keys is the full row's weights renormalised without the key itself.
+
+        Examples
+        --------
+        >>> fit = SimilarityFit(np.eye(3)[:, :2], np.zeros((3, 2)), 0.0, 0.0, 0)  # equal weights
+        >>> fit.leave_one_out([0.0, 0.5, 1.0], [3.0, 6.0, 9.0]).tolist()
+        [7.5, 6.0, 4.5]
+        """
+        x = as_float_array(keys, "keys", min_ndim=1)
+        y = as_float_array(values, "values", min_ndim=1)
+        w = self.weights(x, x)
+        np.fill_diagonal(w, 0.0)
+        return (w @ y) / w.sum(axis=1)
+
 
 def _loo_attention_loss(theta: FloatArray, feats: FloatArray, y: FloatArray, rank: int) -> float:
     w_q = theta[: 3 * rank].reshape(3, rank)

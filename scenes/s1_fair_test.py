@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 from manim import (
     UP,
+    Animation,
+    Circle,
     Circumscribe,
     Create,
     DashedVMobject,
@@ -26,7 +28,7 @@ from manim import (
     VMobject,
 )
 
-from attnmath import SimilarityFit, nadaraya_watson, sine, weight_parameters
+from attnmath import SimilarityFit, loo_predictions, nadaraya_watson, sine, weight_parameters
 from drawing import theme
 from drawing.plots import curve
 from drawing.widgets import fit_width, label
@@ -57,6 +59,7 @@ class FairComparison(MethodFigures):
         fresh: tuple[np.ndarray, np.ndarray]
         fresh_clouds: list[VGroup]
 
+    loo_shown: VGroup = VGroup()  # the leave-one-out errors, drawn as the fit is explained
     truth_shown: dict[int, list[VMobject]] = {}  # per plot (1 kernel, 2 learned), what the noise beats drew
 
     # --- a fair comparison: both fitted on the 10 points, judged on fresh ones ------
@@ -67,9 +70,11 @@ class FairComparison(MethodFigures):
             "fitted",
             f"Both tuned on these {self.x.size} points, each predicted from the rest; the learned "
             f"family, containing every Gaussian, errs less: {a_loo} against {g_loo}.",
-            shows=f"Leave-one-out errors on screen: learned {a_loo}, best Gaussian {g_loo}.",
+            shows=f"Lines join each point to its prediction from the rest; errors: learned {a_loo}, "
+            f"Gaussian {g_loo}.",
         ):
-            self.when_said("each predicted", self.dots_in_turn(1), self.dots_in_turn(2), run_time=1.8)
+            self.loo_shown = self.loo_errors((1, 2))  # the fresh points replace them
+            self.when_said("each predicted", Create(self.loo_shown), run_time=1.8)
             rules = [self.words[k][0][1] for k in (1, 2)]  # colour only: grown, they leave the frame
             self.when_said(
                 "containing every", *(Indicate(r, color=theme.TEXT, scale_factor=1.0) for r in rules)
@@ -105,14 +110,15 @@ class FairComparison(MethodFigures):
                 learned = Circumscribe(self.words[2][0][1], color=theme.TEXT)  # its numbers: W_Q and W_K
                 self.when_said("numbers move", learned, run_time=1.2)
                 self.when_said("fewer than", self.dots_in_turn(2), run_time=1.5)  # the points it was tuned on
+                self.when_said("own errors", *self.own_errors(), run_time=1.5)
                 warned = Indicate(curve, color=theme.WARNING, scale_factor=1.0)
                 self.when_said("follows", warned, run_time=2.0)
         if self.bends_to_noise():
             with self.beat(
                 "noise",
-                "Dashed is the true sine: the kernel's curve stays near it; the learned curve bends to the "
-                "points, noise and all.",
-                shows="Shading marks each curve's gap from the sine: a sliver for kernel, wide for learned.",
+                "Dashed is the true sine: the learned curve bends to the points, noise and all; the "
+                "kernel's curve stays near it.",
+                shows="Shading marks each curve's gap from the sine: wide for learned, a sliver for kernel.",
             ):
                 self.show_truth()
                 self.show_noise()
@@ -122,7 +128,7 @@ class FairComparison(MethodFigures):
             "which inputs are alike.",
             shows=SAID,  # the note that replaces the errors repeats the narration's words
         ):
-            self.until_said("more data")
+            self.until_said("tends to")
             self.show_errors_note("learned: tends to win with more data")
             self.until_said("fixed kernel")
             self.show_errors_note("or where no fixed kernel knows which inputs are alike")
@@ -165,9 +171,7 @@ class FairComparison(MethodFigures):
             self.figures[k][0].add(sines[-1])  # it moves with its plot
         self.truth_shown = {1: [sines[0]], 2: [sines[1]]}
         clouds = getattr(self, "fresh_clouds", [])  # their errors are said: they would hide the sine
-        self.when_said(
-            "Dashed", *(FadeOut(c) for c in clouds), *(Create(d) for d in sines), run_time=1.5
-        )
+        self.when_said("Dashed", *(FadeOut(c) for c in clouds), *(Create(d) for d in sines), run_time=1.5)
 
     def show_noise(self) -> None:
         """Shade each curve's gap from the sine: a sliver for the kernel's, wide for the learned one's."""
@@ -176,11 +180,45 @@ class FairComparison(MethodFigures):
         for k, gap in zip((1, 2), gaps, strict=True):
             self.figures[k][0].add(gap)  # it moves with its plot
         self.truth_shown = {k: [*self.truth_shown[k], gap] for k, gap in zip((1, 2), gaps, strict=True)}
-        self.when_said("stays near", FadeIn(gaps[0]), run_time=1.0)
         self.when_said("bends", FadeIn(gaps[1]), run_time=1.5)
+        self.when_said("stays near", FadeIn(gaps[0]), run_time=1.0)
+
+    def loo_errors(self, plots: tuple[int, ...]) -> VGroup:
+        """Each point's leave-one-out error in ``plots`` (1 kernel, 2 learned), the errors both were tuned on.
+
+        From each point a line runs to its prediction from the others, ringed: the Gaussian's from
+        :func:`attnmath.loo_predictions`, the learned one's from :meth:`attnmath.SimilarityFit.leave_one_out`.
+        """
+        found = VGroup()
+        for k in plots:
+            axes = self.axes[k]
+            fitted = (
+                loo_predictions(self.x, self.y, self.bandwidth)
+                if k == 1
+                else self.fit.leave_one_out(self.x, self.y)
+            )
+            for a, b, p in zip(self.x, self.y, np.clip(fitted, *Y_RANGE), strict=True):
+                ring = Circle(radius=0.08, color=theme.TEXT, stroke_width=3).move_to(axes.c2p(a, p))
+                found.add(VGroup(Line(axes.c2p(a, b), axes.c2p(a, p)).set_stroke(theme.TEXT, 4), ring))
+        return found.set_z_index(-1)
+
+    def own_errors(self) -> list[Animation]:
+        """What the learned similarity was tuned on, drawn again: its points' leave-one-out errors.
+
+        The fresh points and their errors leave (they have said theirs); the errors drawn stay until
+        the sine comes (:meth:`show_truth`), as the fresh points would have.
+        """
+        errors = self.loo_errors((2,))
+        leaving = [FadeOut(c) for c in getattr(self, "fresh_clouds", [])]
+        self.fresh_clouds = [errors]
+        return [*leaving, Create(errors)]
 
     def clear_truth(self) -> None:
         """Take the sines and gaps out of their plots and fade them: the plots as before, for the question."""
+        left = [c for c in getattr(self, "fresh_clouds", []) if c in self.mobjects]  # no noise beat took them
+        if left:
+            self.play(*(FadeOut(c) for c in left), run_time=0.8)
+            self.fresh_clouds = []
         drawn = [m for k in (1, 2) for m in self.truth_shown.get(k, []) if m in self.figures[k][0]]
         if not drawn:
             return
@@ -257,4 +295,5 @@ class FairComparison(MethodFigures):
             c.set_z_index(-1)  # behind the curves, the query and its name, from their first frame
         self.fresh_clouds = clouds
         lagged = (LaggedStart(*(FadeIn(d) for d in c), lag_ratio=0.02) for c in clouds)
-        self.when_said("fresh points", *lagged, run_time=2.5)
+        leaving = [FadeOut(self.loo_shown)] if self.loo_shown in self.mobjects else []
+        self.when_said("fresh points", *lagged, *leaving, run_time=2.5)

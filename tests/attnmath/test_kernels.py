@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from attnmath import KERNELS, kernel_weights, loo_cv_error, nadaraya_watson, softmax
+from attnmath import KERNELS, kernel_weights, loo_cv_error, loo_predictions, nadaraya_watson, softmax
 
 pytestmark = pytest.mark.filterwarnings("error")
 
@@ -128,6 +128,17 @@ def test_loo_error_matches_naive_loop(kernel):
     sigmas = np.array([0.02, 0.08, 0.3, 2.0])
     expected = [naive_loo(X, Y, s, kernel) for s in sigmas]
     np.testing.assert_allclose(loo_cv_error(X, Y, sigmas, kernel=kernel), expected, rtol=1e-10)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_loo_predictions_are_each_point_from_the_others_by_a_naive_loop(kernel):
+    for sigma in (0.08, 0.3):
+        expected = [
+            naive_nw(X[j], [X[i] for i in range(len(X)) if i != j], [Y[i] for i in range(len(X)) if i != j],
+                     sigma, kernel)
+            for j in range(len(X))
+        ]  # fmt: skip
+        np.testing.assert_allclose(loo_predictions(X, Y, sigma, kernel=kernel), expected, rtol=1e-10)
 
 
 def test_loo_error_has_an_interior_minimum():

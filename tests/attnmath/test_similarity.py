@@ -11,6 +11,7 @@ from attnmath import (
     gaussian_as_dot_product,
     kernel_weights,
     loo_cv_error,
+    noisy_sine,
     position_features,
     weight_parameters,
 )
@@ -97,3 +98,14 @@ def test_the_key_constant_features_column_never_moves_the_weights():
     other[0] += 0.1  # a row that meets the key's position
     assert not np.allclose(attention_weights(feats, feats, w_q, other, tau=1.0), before, atol=1e-6)
     assert weight_parameters(w_q, w_k) == 6 and w_q.size + w_k.size == 12
+
+
+def test_leave_one_out_predictions_are_each_point_from_the_others_and_give_the_fitted_loss():
+    """Against a loop that drops each point and predicts it from the rest with the fitted weights."""
+    x, y = noisy_sine(10, noise=0.25, seed=3)
+    fit = fit_similarity(x, y)
+    loo = fit.leave_one_out(x, y)
+    for i in range(x.size):
+        rest = np.arange(x.size) != i
+        assert loo[i] == pytest.approx(float(fit.weights(x[i : i + 1], x[rest])[0] @ y[rest]), rel=1e-12)
+    assert float(np.mean((loo - y) ** 2)) == pytest.approx(fit.loss, rel=1e-6)
