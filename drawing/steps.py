@@ -71,8 +71,15 @@ class EquationSteps:
         return math(*parts, size=self.size, colors=self.colors)
 
     def start(self, header: Mobject, main: Mobject, *also: Animation) -> None:
-        """Show ``header`` at the top (with ``also``, e.g. what leaves), then ``main``, the first step."""
-        self.scene.play(*also, FadeIn(header.move_to(self.header_y * UP)), run_time=0.8)
+        """Show ``header`` at the top (with ``also``, e.g. what leaves), then ``main``, the first step.
+
+        A header already on screen (written where the scene explained it) moves up to its place.
+        """
+        top = self.header_y * UP
+        shown = header in self.scene.mobjects
+        self.scene.play(
+            *also, header.animate.move_to(top) if shown else FadeIn(header.move_to(top)), run_time=0.8
+        )
         self.scene.play(FadeIn(main.move_to(self.y * UP)), run_time=1.0)
         self.header, self.main, self.marks = header, main, VGroup()
 

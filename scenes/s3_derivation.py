@@ -237,15 +237,18 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
     def show_objective(self) -> None:
         """The objective over distributions, its expected-score term boxed."""
         self.steps = EquationSteps(
-            self, colors=ROLE_TEX, size=STEP_SIZE, header_size=HEADER_SIZE, until_said=self.until_said
+            self,
+            colors=ROLE_TEX,
+            size=STEP_SIZE,
+            header_size=HEADER_SIZE,
+            until_said=self.until_said,
         )
-        constraint = math(r"\text{over distributions: } a_i \ge 0,\ \ \sum_i a_i = 1", colors=ROLE_TEX)
         objective = self.steps.tex(
             r"J_{\tau}(a)", "&=", r"\mathbb{E}_a[s]", "+", r"\tau\, H(a)", r"\\",
             "&=", r"\sum_i a_i s_i", "-", r"\tau \sum_i a_i \log a_i",
         )  # fmt: skip
-        leaving = (self.score_panel, self.constraint, self.score_source, self.score_note)
-        self.steps.start(constraint, objective, *(FadeOut(m) for m in leaving))
+        leaving = (self.score_panel, self.score_source, self.score_note)
+        self.steps.start(self.constraint, objective, *(FadeOut(m) for m in leaving))  # it rises to the top
         self.steps.mark((((2,), (7,)), "the average score under a", theme.SCORE), at="E a of s")
 
     def uniqueness(self) -> VGroup:

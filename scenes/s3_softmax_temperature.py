@@ -191,13 +191,21 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
         self.write_constraint()
 
     def write_constraint(self) -> None:
-        """What retrieval must return, written above the scores: a distribution over the items."""
-        self.constraint = math(r"a_i", r"\ge 0,\quad", r"\sum_i a_i = 1", colors=ROLE_TEX)
-        self.constraint.move_to([0, theme.SAFE_TOP - self.constraint.height / 2, 0])
-        for part, words in zip(
-            self.constraint, ("weights, a i", "non-negative", "summing to one"), strict=True
-        ):
+        """What retrieval must return, written under the scores (their source note, read already, leaves).
+
+        The derivation lifts it to its header line as the scores leave (:meth:`show_objective`), so
+        it is never written over the scores' title.
+        """
+        self.constraint = math(
+            r"\text{over distributions: }", r"a_i", r"\ge 0,\ \ ", r"\sum_i a_i = 1", colors=ROLE_TEX
+        ).next_to(self.score_panel, DOWN, buff=0.25)
+        if self.running():
+            self.when_said("turns", FadeOut(self.score_note), run_time=0.8)
+        parts = (self.constraint[:2], self.constraint[2], self.constraint[3])
+        for part, words in zip(parts, ("weights, a i", "non-negative", "summing to one"), strict=True):
             self.when_said(words, Write(part), run_time=1.2)
+        self.remove(*parts)
+        self.add(self.constraint)  # one mobject now: the derivation's header
 
     def sweep_temperature(self) -> None:
         """Sweep tau from cold to hot, each readout brought in when the narration first uses it."""
@@ -229,10 +237,8 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
                     )
                     top_bar = self.weights.bars[int(np.argmax(self.s))]
                     self.when_said("Brittle", Circumscribe(top_bar, color=theme.WEIGHT), run_time=1.2)
-                if slug == "uniform":  # the answer already swept here: point at what the words read out
-                    for words, k in (("reaches", 2), ("grows like", 4)):
-                        self.until_said(words)
-                        self.play(Circumscribe(self.readouts[k], color=theme.TEMPERATURE), run_time=1.2)
+                if slug == "uniform":  # the answer already swept here: what the words read out, drawn
+                    self.scores_stop_mattering()
         self.regimes_on = False
         self.show_regime("")
 

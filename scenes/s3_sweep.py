@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 from manim import (
     RIGHT,
+    Circumscribe,
     Create,
     FadeIn,
+    ReplacementTransform,
     VGroup,
 )
 
@@ -24,6 +26,9 @@ from drawing.widgets import math
 from narration.narrator import Spoken
 from scenes.s3_dashboard import REGIME_TEXT, Dashboard
 from scenes.s3_derivation import ROLE_TEX
+
+SCORES_DIMMED = 0.2
+"""The score bars' opacity while the temperature is hot enough that they stop mattering."""
 
 __all__ = ["RegimeSweep", "spoken_items"]
 
@@ -68,3 +73,24 @@ class RegimeSweep(Dashboard):
         self.when_said("plain mean", Create(line), FadeIn(note), run_time=0.8)
         top = self.stops[-1][1]
         self.sweep_to(self.log_tau, np.log10(top), min(max(self.speech_left() - 0.3, 3.5), 6.0))
+
+    def scores_stop_mattering(self) -> None:
+        """Hot: the score bars dim as the words say they stop mattering; the mean's note becomes tau log N.
+
+        J = E_a[s] + tau H, and H is log N at the uniform limit, so J's note gives the part that grows;
+        the bars come back when the coda cools (:meth:`scenes.s3_prior.PriorCoda.show_prior_coda`).
+        """
+        bars = self.score_panel.bars
+        bars.save_state()
+        dim = bars.animate.set_fill(opacity=SCORES_DIMMED).set_stroke(opacity=SCORES_DIMMED)
+        self.when_said("stop mattering", dim, run_time=1.0)
+        self.until_said("reaches")
+        self.play(Circumscribe(self.readouts[2], color=theme.TEMPERATURE), run_time=1.2)
+        tau, n = float(self.stops[-1][1]), self.s.size
+        line, note = self.mean_marks
+        grows = math(rf"\tau \log N = {tau * np.log(n):.2f}", colors=ROLE_TEX, size=theme.READOUT_SIZE)
+        grows.next_to(self.readouts[4], RIGHT, buff=0.6)
+        self.until_said("grows like")
+        ring = Circumscribe(self.readouts[4], color=theme.TEMPERATURE)
+        self.play(ring, ReplacementTransform(note, grows), run_time=1.2)
+        self.mean_marks = VGroup(line, grows)
