@@ -27,6 +27,7 @@ from manim import (
     LaggedStart,
     Mobject,
     Rectangle,
+    ReplacementTransform,
     SurroundingRectangle,
     VGroup,
 )
@@ -40,6 +41,9 @@ from lecture.sections.s5_multihead import HeadRoutingParameters
 from scenes.base import Mixin
 
 __all__ = ["DecoderInduction", "percent"]
+
+WALK = 3
+"""Tokens the previous-token head's spotlight steps through before it rests on the spotlit query."""
 
 MAP_SIDE = 3.9
 MAP_CENTRE = np.array([-4.1, -0.35, 0.0])
@@ -152,6 +156,12 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
         side = 1.8 * MAP_SIDE / len(self.chips)
         return Rectangle(width=side, height=side, color=color, stroke_width=3).move_to(self.cell(i, j))
 
+    def looks_back(self, k: int) -> VGroup:
+        """Token ``k`` outlined as a query, the token before it as its key, and their cell of the map."""
+        return VGroup(
+            self.outline(k, theme.QUERY), self.outline(k - 1, theme.KEY), self.cell_box(k, k - 1, theme.KEY)
+        )
+
     # --- the beats ---------------------------------------------------------------
     def spotlight(self, found: Induction) -> int:
         """The second-copy query the beats point at: the one the induction head sends most to its target."""
@@ -202,13 +212,18 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
             shows="Its map fills: a bright stripe just below the diagonal.",
         ):
             self.play(FadeIn(self.map_now), FadeIn(self.name_now), run_time=1.2)
+            walk = range(t - WALK, t + 1)  # the spotlight steps along the stripe to the query it rests on
             self.until_said("one token back")
-            self.marks = VGroup(self.outline(t, theme.QUERY), self.outline(t - 1, theme.KEY))
-            self.marks.add(self.cell_box(t, t - 1, theme.KEY))
+            self.marks = self.looks_back(walk[0])
             self.play(FadeIn(self.marks), run_time=0.8)
             last = len(self.chips) - 1  # the stripe: every query's weight on the token before it
             stripe = DashedLine(self.cell(1, 0), self.cell(last, last - 1), color=theme.KEY, stroke_width=2)
             self.when_said("on average", Create(stripe), run_time=1.5)
+            self.until_said("each token's")
+            for row in walk[1:]:
+                step = self.looks_back(row)
+                self.play(ReplacementTransform(self.marks, step), run_time=0.6)
+                self.marks = step
             self.remove(stripe)  # drawn from here as part of the marks: fading them out takes it too
             self.marks.add(stripe)
         self.decoder_view.add(self.map_now, self.name_now, self.marks)
@@ -233,12 +248,14 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
         ):
             swap = (FadeOut(self.marks), FadeOut(self.map_now), FadeIn(new_map))
             self.play(*swap, FadeOut(self.name_now), FadeIn(new_name), run_time=1.2)  # map and name together
+            copy = SurroundingRectangle(VGroup(*self.chips[n:]), buff=0.1, color=theme.TEXT, stroke_width=3)
+            self.when_said("second copy", Create(copy), run_time=0.8)
             self.until_said("earlier")
             marks = VGroup(self.outline(t, theme.QUERY), self.outline(twin, theme.MUTED))
             self.play(FadeIn(marks), run_time=0.8)
             self.until_said("followed")
             pointed = VGroup(self.outline(target, theme.KEY), arrow)
-            self.play(FadeIn(pointed), run_time=0.8)
+            self.play(FadeIn(pointed), FadeOut(copy), run_time=0.8)
             stripe.add(self.cell_box(t, target, theme.KEY))
             self.play(FadeIn(stripe), run_time=0.8)
         self.decoder_view.remove(self.map_now, self.name_now, self.marks)
