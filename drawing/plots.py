@@ -25,7 +25,7 @@ from attnmath import entropy_term
 from drawing import theme
 from drawing.widgets import label, math
 
-__all__ = ["quiet_axes", "axis_labels", "to_scene", "scatter", "curve", "redraw_curve", "EntropyPlot"]
+__all__ = ["quiet_axes", "axis_labels", "to_scene", "scatter", "curve", "redraw_curve", "band", "EntropyPlot"]
 
 
 def quiet_axes(
@@ -60,6 +60,17 @@ def curve(axes: Axes, xs: ArrayLike, ys: ArrayLike, *, color: str = theme.TEXT, 
     """A polyline through (xs, ys), to be updated with :func:`redraw_curve`."""
     line = VMobject(color=color, stroke_width=width)
     return redraw_curve(line, axes, xs, ys)
+
+
+def band(
+    axes: Axes, xs: ArrayLike, lower: ArrayLike, upper: ArrayLike, *, color: str, opacity: float
+) -> VMobject:
+    """The region between two curves over ``xs``, filled (a gap between a fit and the truth, say)."""
+    x = np.asarray(xs, dtype=float)
+    outline = [axes.c2p(a, b) for a, b in zip(x, np.asarray(lower, dtype=float), strict=True)]
+    outline += [axes.c2p(a, b) for a, b in zip(x[::-1], np.asarray(upper, dtype=float)[::-1], strict=True)]
+    region = VMobject(stroke_width=0).set_points_as_corners([*outline, outline[0]])
+    return region.set_fill(color, opacity=opacity)
 
 
 def redraw_curve(line: VMobject, axes: Axes, xs: ArrayLike, ys: ArrayLike) -> VMobject:

@@ -69,8 +69,12 @@ def _lines(tex: MathTex, parts: list[Mobject]) -> list[str]:
 
 
 def continuing(tex: MathTex, left: str) -> MathTex:
-    """Mark ``tex``, a line that opens with "=", as the rest of an equation whose left side is ``left``."""
+    """Mark ``tex``, a line that opens with "=", as the rest of an equation whose left side is ``left``.
+
+    Written whole, it reads as that equation; written part by part, its parts read after ``left``.
+    """
     tex.shown_tex = f"{left} {' '.join(tex.tex_string.split())}"  # type: ignore[attr-defined]
+    tex.continues = left  # type: ignore[attr-defined]
     return tex
 
 
@@ -171,7 +175,11 @@ def _filled(key: str, tex: str, pieces: dict[int, tuple[MathTex, list[Mobject]]]
     whole, seen = pieces[int(key.split()[1])]
     order = {id(p): i for i, p in enumerate(whole.submobjects)}
     parts = sorted(seen, key=lambda p: order.get(id(p), len(order)))
-    return [(line, line) for line in _lines(whole, parts)]
+    lines = _lines(whole, parts)
+    left = getattr(whole, "continues", None)
+    if lines and left:  # the rest of an equation: its left side first
+        lines[0] = f"{left} {lines[0]}"
+    return [(line, line) for line in lines]
 
 
 def whole_groups(scene: Scene) -> list[Mobject]:

@@ -30,7 +30,7 @@ from manim import (
 
 from attnmath import SimilarityFit, loo_predictions, nadaraya_watson, sine, weight_parameters
 from drawing import theme
-from drawing.plots import curve
+from drawing.plots import band, curve
 from drawing.widgets import fit_width, label
 from scenes.base import SAID
 from scenes.s1_figures import Y_RANGE, MethodFigures
@@ -232,11 +232,8 @@ class FairComparison(MethodFigures):
 
     def gap_from_sine(self, k: int, xs: np.ndarray) -> VMobject:
         """The region between method ``k``'s curve and the sine, filled in the warning colour."""
-        axes, fitted = self.axes[k], self.weights(xs)[k] @ self.y
-        outline = [axes.c2p(a, b) for a, b in zip(xs, fitted, strict=True)]
-        outline += [axes.c2p(a, b) for a, b in zip(xs[::-1], sine(xs[::-1]), strict=True)]
-        gap = VMobject(stroke_width=0).set_points_as_corners([*outline, outline[0]])
-        return gap.set_fill(theme.WARNING, opacity=0.6).set_z_index(-2)
+        fitted = self.weights(xs)[k] @ self.y
+        return band(self.axes[k], xs, fitted, sine(xs), color=theme.WARNING, opacity=0.6).set_z_index(-2)
 
     def show_errors_note(self, text: str) -> None:
         """A one-line note in the errors' place; it replaces the line before."""

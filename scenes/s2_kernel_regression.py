@@ -16,10 +16,10 @@ from manim import (
     UP,
     Create,
     DashedLine,
+    DashedVMobject,
     Dot,
     FadeIn,
     FadeOut,
-    Indicate,
     Mobject,
     ReplacementTransform,
     ValueTracker,
@@ -34,15 +34,15 @@ from attnmath import (
     loo_cv_error,
     nadaraya_watson,
     noisy_sine,
+    sine,
 )
 from drawing import theme
-from drawing.plots import axis_labels, curve, quiet_axes, redraw_curve, scatter, to_scene
-from drawing.pointing import in_turn
+from drawing.plots import axis_labels, band, curve, quiet_axes, redraw_curve, scatter, to_scene
 from drawing.readouts import LabelSwitch, Readout
 from drawing.widgets import BarPanel, label, math
 from lecture.sections.s2_kernel_regression import KernelRegressionParameters
 from narration.narrator import Spoken
-from scenes.base import SAID, LectureScene
+from scenes.base import LectureScene
 from scenes.s2_softmax_form import RIGHT_X, ROLE_TEX, SHOWN_WEIGHT, SoftmaxForm
 
 __all__ = ["KernelRegressionCollapse"]
@@ -181,9 +181,9 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
             ReplacementTransform(self.x_titles, x_titles),
             run_time=1.2,
         )
-        self.play(Create(self.bump), run_time=1.5)
+        self.when_said("purple kernel", Create(self.bump), run_time=1.5)
         weights = VGroup(bar_axes, self.bars, axis_labels(bar_axes, None, WEIGHT_TITLE, y_ticks=(0, 1)))
-        self.fade_in(weights, run_time=1.2)
+        self.when_said("weight", FadeIn(weights), run_time=1.2)
 
     def build_readouts(self) -> None:
         """The bandwidth, entropy and effective k at the top right, and the regime's name under them."""
@@ -263,7 +263,8 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         best_label.align_to(self.loo_axes, UP).align_to(self.loo_axes, LEFT).shift(0.3 * RIGHT + 0.1 * DOWN)
         self.loo_dot = Dot(radius=0.11, color=theme.TEMPERATURE)
-        self.fade_in(self.loo_axes, titles, run_time=1.0)
+        drawn = [m for m in (getattr(self, "truth", None), getattr(self, "bias", None)) if m in self.mobjects]
+        self.play(FadeIn(self.loo_axes), FadeIn(titles), *(FadeOut(m) for m in drawn), run_time=1.0)
         self.play(Create(loo_curve), run_time=1.5)
         self.join_live(self.loo_dot, run_time=0.6)
         self.sweep_to(self.log_sigma, np.log10(self.sigmas[self.best]), 3.0)
@@ -280,20 +281,23 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
         ):
             self.join_live(self.readouts[1], self.regime)
             self.sweep_to(
-                self.log_sigma, np.log10(self.sigmas[0]), min(max(self.speech_left() - 1.0, 4.0), 7.0)
+                self.log_sigma, np.log10(self.sigmas[0]), min(max(self.speech_left() - 0.3, 4.0), 7.5)
             )
         with self.beat(
             "steps",
-            "The estimate copies the nearest sample, a jagged step function: low bias, right on average, but "
-            "high variance, since it follows the noise.",
-            shows=SAID,  # the flash marks the estimate the words call a step function copying each sample
+            "A jagged step function: right on average, so low bias, but it copies the nearest sample's "
+            "noise too: high variance.",
+            shows="Dashed, the noise-free curve; shaded, the steps' gap from it, jumping with every dot.",
         ):
-            self.when_said(
-                "jagged", Indicate(self.estimate, color=theme.WARNING, scale_factor=1.0), run_time=2.0
-            )
-            self.when_said(
-                "follows the noise", in_turn(self.dots, color=theme.TEXT, scale=1.5, lag=0.1), run_time=1.5
-            )
+            self.truth = DashedVMobject(
+                curve(self.axes, self.xs, sine(self.xs), color=theme.MUTED, width=5),
+                num_dashes=40,
+                dashed_ratio=0.7,
+            ).set_z_index(-1)
+            self.when_said("right on average", Create(self.truth), run_time=1.5)
+            jagged = self.curves[self.index()]  # its gap from the curve: the noise it copies
+            self.spread = band(self.axes, self.xs, jagged, sine(self.xs), color=theme.WARNING, opacity=0.45)
+            self.when_said("copies", FadeIn(self.spread.set_z_index(-2)), run_time=1.5)
         with self.beat(
             "huge-bandwidth",
             "Now widen it. k effective, e to the entropy, is the effective number of samples averaged; "
@@ -301,17 +305,20 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
             shows=f"Sigma climbs to {self.sigmas[-1]:.3f}; all {self.x.size} bars level off at "
             f"{self.w[-1].mean():.2f}; H reads {self.h[-1]:.2f}.",
         ):
+            self.play(FadeOut(self.spread), run_time=0.5)  # the steps' gap goes as the estimate smooths
             self.introduce_readout(2)
             self.sweep_to(
-                self.log_sigma, np.log10(self.sigmas[-1]), min(max(self.speech_left() - 1.0, 5.0), 8.0)
+                self.log_sigma, np.log10(self.sigmas[-1]), min(max(self.speech_left() - 0.3, 5.0), 8.5)
             )
         with self.beat(
             "flat",
             "The estimate flattens toward the global mean: low variance, but high bias, "
             "since it misses the curve.",
-            shows=SAID,  # the flash marks the flat estimate; its label, all equal: the mean, is what is said
+            shows="Shaded, the flat line's gap from the dashed curve: wide at every peak and trough.",
         ):
-            self.play(Indicate(self.estimate, color=theme.WARNING, scale_factor=1.0), run_time=2.0)
+            flat = self.curves[self.index()]
+            self.bias = band(self.axes, self.xs, flat, sine(self.xs), color=theme.WARNING, opacity=0.45)
+            self.when_said("high bias", FadeIn(self.bias.set_z_index(-2)), run_time=1.5)
 
     def widest_bandwidth(self, spoken: Spoken) -> None:
         """The answer: the bandwidth opens to its widest and the estimate flattens; then back to the best."""

@@ -23,7 +23,9 @@ from manim import (
     Indicate,
     Line,
     MathTex,
+    Mobject,
     ReplacementTransform,
+    SurroundingRectangle,
     VGroup,
     VMobject,
     Write,
@@ -83,10 +85,21 @@ class SoftmaxForm(Mixin[KernelRegressionParameters]):
             shows="Key term: minus x i squared over 2 sigma squared; the q term, struck out.",
         ):
             expanded, strike = self.expanded_line(identity)
-            self.play(FadeIn(expanded, shift=0.2 * DOWN), run_time=1.5)
-            self.when_said("dot-product score", Circumscribe(expanded, color=theme.SCORE), run_time=1.5)
-            self.when_said("q-only term", Create(strike), run_time=0.8)
-            self.play(FadeOut(strike), ReplacementTransform(expanded, identity[1]), run_time=1.2)
+            self.play(FadeIn(expanded[0], shift=0.2 * DOWN), run_time=1.0)  # "= softmax(", then term by term
+            named = VGroup()  # each term boxed as it is named: the score, the key-only bias
+            for part, words, role in (
+                (1, "dot-product score", theme.SCORE),
+                (2, "key-only term", theme.PRIOR),  # the bias section 4 reads as a prior
+                (3, "q-only term", None),
+            ):
+                boxed = [] if role is None else [Create(self.outline(expanded[part], role, named))]
+                self.when_said(
+                    words, Write(expanded[part]), *boxed, *([Write(expanded[4])] if role is None else [])
+                )
+            self.play(Create(strike), run_time=0.8)
+            self.play(
+                FadeOut(strike), FadeOut(named), ReplacementTransform(expanded, identity[1]), run_time=1.2
+            )
         with self.beat(
             "attention",
             "So these yellow weights are attention weights, keys x i, values y i: dot-product scores "
@@ -100,6 +113,13 @@ class SoftmaxForm(Mixin[KernelRegressionParameters]):
             values = in_turn(self.dots, color=theme.VALUE, scale=1.6, lag=0.05)
             self.when_said("values y i", values, run_time=1.2)
             self.when_said("temperature", Circumscribe(identity[1], color=theme.TEMPERATURE), run_time=1.5)
+
+    @staticmethod
+    def outline(term: Mobject, color: str, into: VGroup) -> Mobject:
+        """An outline of ``color`` around ``term`` (its own colours keep their contrast), kept in ``into``."""
+        box = SurroundingRectangle(term, buff=0.08, stroke_width=4, color=color, corner_radius=0.06)
+        into.add(box)
+        return box
 
     def key_ticks(self) -> VGroup:
         """A key-coloured tick under each sample's weight bar: the keys are the inputs x i."""
@@ -116,15 +136,17 @@ class SoftmaxForm(Mixin[KernelRegressionParameters]):
         becomes the identity's second line.
         """
         expanded = math(
-            r"= \mathrm{softmax}_i\!\left(\frac{q\, x_i}{\sigma^2} - \frac{x_i^2}{2\sigma^2}"
-            r" - \frac{q^2}{2\sigma^2}\right)",
+            r"= \mathrm{softmax}_i\!\Big(",
+            r"\frac{q\, x_i}{\sigma^2}",
+            r"- \frac{x_i^2}{2\sigma^2}",
+            r"- \frac{q^2}{2\sigma^2}",
+            r"\Big)",
             colors=ROLE_TEX,
             size=38,
         )
         continuing(expanded, "w_i")  # the line goes on from the identity's first line, w_i = ...
         expanded.align_to(identity[1], LEFT).match_y(identity[1])
-        glyphs = sorted(expanded.family_members_with_points(), key=lambda g: g.get_center()[0])
-        term = VGroup(*glyphs[-8:-1])  # "- q^2 / 2 sigma^2": the last seven glyphs before the bracket
+        term = expanded[3]  # "- q^2 / 2 sigma^2", written as the voice names it, then struck
         strike = Line(term.get_corner(DL), term.get_corner(UR), color=theme.WARNING, stroke_width=5)
         return expanded, strike
 

@@ -28,8 +28,6 @@ SAID = {
     "FixedVsQueryWeights": {"title", "overfit", "when-learned-wins", "ask", "predict"},
     "KernelRegressionCollapse": {
         "title",
-        "steps",
-        "flat",
         "softmax-form",
         "attention",
         "ask",
