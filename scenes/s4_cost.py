@@ -24,10 +24,11 @@ from manim import (
     FadeOut,
     Indicate,
     VGroup,
+    VMobject,
 )
 
 from drawing import theme
-from drawing.plots import axis_labels, curve, quiet_axes, to_scene
+from drawing.plots import axis_labels, band, curve, quiet_axes, to_scene
 from drawing.widgets import label, math
 from lecture.sections.s4_kernel_variants import KernelVariantsParameters
 from scenes.base import Mixin
@@ -49,7 +50,7 @@ class MeasuredCost(Mixin[KernelVariantsParameters]):
     def show_cost(self) -> None:
         """Measured wall time against N, log-log, with the fitted exponents: softmax first, then linear."""
         data = json.loads(COST_DATA.read_text())
-        frame, soft, lin = self.cost_plot(data)
+        frame, soft, lin, gap = self.cost_plot(data)
         n_last, speedup = data["n"][-1], data["softmax_seconds"][-1] / data["linear_seconds"][-1]
         faster = VGroup(
             label(f"{speedup:.0f}\u00d7 faster"),
@@ -74,16 +75,20 @@ class MeasuredCost(Mixin[KernelVariantsParameters]):
             f"linear attention's about as N, slope {data['linear_exponent']:.1f}: at about "
             f"{n_last / 1000:.0f} thousand tokens, {speedup:.0f} times faster on this machine, "
             "computing blunter weights.",
-            shows="The linear line starts just below, climbs gently; a note warns: blunter weights.",
+            shows="The linear line climbs gently below; the shaded gap widens with N; note: blunter weights.",
         ):
             self.play(Create(lin[0]), FadeIn(lin[1]), run_time=2.5)
             self.until_said("at about")
             self.fade_in(faster[:2], run_time=1.0)
+            self.when_said("times faster", FadeIn(gap), run_time=1.2)
             self.when_said("blunter", FadeIn(faster[2], shift=0.2 * UP), run_time=1.0)
-        self.leaving = VGroup(frame, soft, lin, faster)
+        self.leaving = VGroup(frame, soft, lin, faster, gap)
 
-    def cost_plot(self, data: dict) -> tuple[VGroup, VGroup, VGroup]:
-        """(axes with ticks, titles and source; softmax line and tag; linear line and tag), log-log."""
+    def cost_plot(self, data: dict) -> tuple[VGroup, VGroup, VGroup, VMobject]:
+        """(axes with ticks, titles and source; softmax line and tag; linear line and tag; the gap), log-log.
+
+        The gap between the lines is shaded: on log axes its height is the speed-up's factor.
+        """
         n = np.log10(np.array(data["n"], dtype=float))
         soft = np.log10(np.array(data["softmax_seconds"]))
         lin = np.log10(np.array(data["linear_seconds"]))
@@ -116,4 +121,5 @@ class MeasuredCost(Mixin[KernelVariantsParameters]):
                 to_scene(axes, n[-1], ys[-1])[0], RIGHT, buff=0.2
             )
             lines.append(VGroup(line, tag))
-        return VGroup(axes, titles, source), lines[0], lines[1]
+        gap = band(axes, n, lin, soft, color=theme.MUTED, opacity=0.3).set_z_index(-1)
+        return VGroup(axes, titles, source), lines[0], lines[1], gap

@@ -22,10 +22,12 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
+    FadeTransform,
     GrowFromCenter,
     Indicate,
     Mobject,
     Polygon,
+    TransformFromCopy,
     VGroup,
 )
 
@@ -66,6 +68,22 @@ class LinearAttention(Mixin[KernelVariantsParameters]):
             ...
 
     # --- linear attention -------------------------------------------------------
+    def factor(self, identity: VGroup) -> None:
+        """The sum of kernel times value, then its two parts drawn out of it as the words name them.
+
+        The kernel phi(q)^T phi(k_i) is ringed; phi(q)^T moves out of the sum (the query part), and
+        the sum of phi(k_i) v_i^T gathers in the bracket (the key part).
+        """
+        left = identity[:4]
+        self.play(FadeIn(left), run_time=1.0)
+        self.when_said("factors", Circumscribe(VGroup(identity[1], identity[2]), color=theme.WEIGHT))
+        query = TransformFromCopy(identity[1], identity[5])
+        self.when_said("a query part", FadeIn(identity[4]), query, run_time=1.2)
+        keys = FadeTransform(VGroup(identity[0], identity[2], identity[3]).copy(), identity[6])  # gathered
+        self.when_said("a key part", keys, run_time=1.2)
+        self.remove(left, *identity[4:])
+        self.add(identity)  # one equation again, as the next beats and the exit take it
+
     def cost_rows(self) -> tuple[VGroup, VGroup]:
         """Softmax: Q K^T is N x N, then times V; linear: phi(K)^T V is d x d, then phi(Q) times it."""
         big, small = 1.7, 0.6
@@ -103,13 +121,16 @@ class LinearAttention(Mixin[KernelVariantsParameters]):
         softmax_row, linear_row = self.cost_rows()
         identity = math(
             r"\sum_i",
-            r"\phi(q)^\top \phi(k_i)",
-            r"\, v_i^\top \;=\; \phi(q)^\top",
+            r"\phi(q)^\top",
+            r"\phi(k_i)",
+            r"\, v_i^\top",
+            r"\;=\;",
+            r"\phi(q)^\top",
             r"\Big(\sum_i \phi(k_i)\, v_i^\top\Big)",
             size=48,
             colors=LINEAR_ROLES,
         ).move_to(0.65 * UP)
-        brace = Brace(identity[3], DOWN, buff=0.1, color=theme.VALUE)
+        brace = Brace(identity[6], DOWN, buff=0.1, color=theme.VALUE)
         brace_tag = math(
             r"S:\; d \times d,\;\; z = \textstyle\sum_i \phi(k_i)", color=theme.VALUE, colors=LINEAR_ROLES
         )
@@ -133,9 +154,7 @@ class LinearAttention(Mixin[KernelVariantsParameters]):
             "Linear attention's feature map, phi, factors the kernel into a query part and a key part.",
             shows="An identity pulls phi q out of the sum of phi k i v i.",
         ):
-            self.fade_in(identity)
-            self.until_said("factors")
-            self.play(Circumscribe(identity[1], color=theme.WEIGHT), run_time=1.5)
+            self.factor(identity)
         with self.beat(
             "linear-summary",
             "Keys and values pre-aggregate into one d by d sum, d the key width; a normaliser sums phi of k: "

@@ -93,8 +93,11 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
             shows=self.alibi_description(alibi),
         ):
             self.play(FadeOut(self.leaving), *(FadeIn(m) for m in (name, panels[2], x_title)), run_time=1.5)
-            self.until_said("multiplies")
-            self.fade_in(*panels[:2], *panels[3:])
+            self.when_said("scaled scores", FadeIn(panels[0]), FadeIn(panels[1]), run_time=1.0)
+            weights = self.prior_rows(alibi)[1]  # the product grows from nothing as the words form it
+            panels[4].set_values(np.zeros_like(weights))
+            self.when_said("proportional", FadeIn(panels[3]), FadeIn(panels[4]), run_time=0.8)
+            self.play(panels[4].animate.set_values(weights), run_time=1.5)
         with self.beat(
             "kl-form",
             "That is section three's rule with a prior, r: it maximises expected score minus tau times the "
