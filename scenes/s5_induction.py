@@ -26,6 +26,7 @@ from manim import (
     FadeOut,
     LaggedStart,
     Mobject,
+    Polygon,
     Rectangle,
     ReplacementTransform,
     SurroundingRectangle,
@@ -162,6 +163,16 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
             self.outline(k, theme.QUERY), self.outline(k - 1, theme.KEY), self.cell_box(k, k - 1, theme.KEY)
         )
 
+    def causal_mask(self, size: int) -> Polygon:
+        """The map's cells above the diagonal, shaded vermillion: keys after the query, which it never sees.
+
+        A staircase along the diagonal, cell by cell, drawn over any map (those cells hold no weight).
+        """
+        corner, cell = self.map_frame.get_corner(UP + LEFT), MAP_SIDE / size
+        steps = [corner + np.array([(k + 1) * cell, -d * cell, 0.0]) for k in range(size) for d in (k, k + 1)]
+        mask = Polygon(*steps[:-1], corner + np.array([MAP_SIDE, 0.0, 0.0]), stroke_width=0)
+        return mask.set_fill(theme.WARNING, opacity=0.3).set_z_index(1)
+
     # --- the beats ---------------------------------------------------------------
     def spotlight(self, found: Induction) -> int:
         """The second-copy query the beats point at: the one the induction head sends most to its target."""
@@ -179,12 +190,14 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
             "decoder",
             f"Now a trained decoder, {DECODER_SPOKEN}, with 4-bit weights: it predicts each token from those "
             "before.",
-            shows=f"An empty {2 * n} by {2 * n} map: rows are queries, columns keys.",
+            shows=f"An empty {2 * n} by {2 * n} map, queries by keys; above the diagonal, masked.",
         ):
             self.play(*(FadeOut(m) for m in leaving), run_time=0.6)
             self.fade_in(self.decoder_tag, run_time=0.8)
             self.until_said(DECODER_SPOKEN.split()[0])
             self.fade_in(self.map_frame, self.map_marks, run_time=1.0)
+            self.mask = self.causal_mask(2 * n)
+            self.when_said("from those", FadeIn(self.mask), run_time=1.0)
         with self.beat(
             "decoder-tokens",
             f"It reads {n} random tokens, then the same {n}: no one could guess the first copy, "
@@ -197,7 +210,7 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
                 chips = LaggedStart(*(FadeIn(c) for c in block), lag_ratio=0.1)
                 self.play(FadeIn(self.chip_heads[k]), chips, run_time=1.5)
         self.decoder_view = VGroup(
-            self.decoder_tag, self.map_frame, self.map_marks, *self.chip_heads, *self.chips
+            self.decoder_tag, self.map_frame, self.map_marks, self.mask, *self.chip_heads, *self.chips
         )
 
     def decoder_previous(self, found: Induction) -> None:
