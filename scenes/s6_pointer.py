@@ -106,9 +106,11 @@ class SyntaxPointer(Mixin[KVCacheParameters]):
         assert isinstance(panel, BarPanel)
         later = VGroup(*cols[verb + 1 :], *words[verb + 1 :])
         shown = (tag, panel, VGroup(*cols[: verb + 1]), VGroup(*words[: verb + 1]), note)
+        panel.set_values(np.zeros_like(weights[0]))  # the first verb's weights rise as it is said to look
         self.play(*(FadeOut(m) for m in self.mobjects), *(FadeIn(m) for m in shown), run_time=1.5)
+        self.when_said(f"{toks[verb].text} looks", panel.animate.set_values(weights[0]), run_time=1.2)
         first_peak = panel.bars[int(np.argmax(weights[0]))]
-        self.when_said("looks back", Circumscribe(first_peak, color=theme.WEIGHT), run_time=1.2)
+        self.play(Circumscribe(first_peak, color=theme.WEIGHT), run_time=1.2)
         retag = label(f"weights of the query \u201c{toks[second].text}\u201d", color=theme.WEIGHT)
         retag.move_to(tag)
         self.until_said(f"{toks[second].text} looks")

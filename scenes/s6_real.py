@@ -36,7 +36,7 @@ from manim import (
 from attnmath import kv_cache_bytes
 from drawing import theme
 from drawing.plots import axis_labels, quiet_axes, to_scene
-from drawing.widgets import label
+from drawing.widgets import label, math
 from lecture.sections.s5_induction import DECODER_SPOKEN
 from lecture.sections.s6_real import (
     MODEL_NAME,
@@ -243,9 +243,14 @@ class RealDecoder(CachedDecoding):
             self.play(GrowFromEdge(bars[0], LEFT), FadeIn(ends[0]), run_time=1.0)  # the baseline
             self.when_said("last", Indicate(names[1], color=theme.WARNING, scale_factor=1.0), run_time=1.0)
             self.when_said("evicting the first", FadeIn(evicted, shift=0.2 * DOWN), run_time=0.6)
+            gloss = math(
+                rf"\text{{perplexity}} = e^{{\,\text{{loss}}}} = e^{{{nats(nll.full)}}} \approx {full}",
+                color=theme.KEY,
+            )
+            gloss.move_to([theme.SAFE_RIGHT, evicted.get_y(), 0], aligned_edge=RIGHT)
             self.when_said(
-                "perplexity", Indicate(ends[0][0], color=theme.KEY, scale_factor=1.0), run_time=1.0
-            )  # its readout
+                "perplexity", FadeIn(gloss), Indicate(ends[0][0], color=theme.KEY, scale_factor=1.0)
+            )
             self.until_said("jumps")
             self.play(GrowFromEdge(bars[1], LEFT), FadeIn(ends[1]), run_time=1.2)
         kept = self.cache_line(f"the first {nll.sinks} tokens are kept: the sinks", theme.VALUE)
@@ -260,7 +265,7 @@ class RealDecoder(CachedDecoding):
             "renumbers them.",
         ):
             self.until_said("Keep the first")
-            self.play(FadeOut(evicted), run_time=0.3)  # one line at a time
+            self.play(FadeOut(evicted), FadeOut(gloss), run_time=0.3)  # one line at a time
             self.play(FadeIn(kept), Indicate(names[2], color=theme.VALUE, scale_factor=1.0), run_time=1.0)
             self.until_said("falls back")
             self.play(GrowFromEdge(bars[2], LEFT), FadeIn(ends[2]), run_time=1.2)

@@ -143,12 +143,30 @@ class WhyRawCache(Mixin[KVCacheParameters]):
         self.until_said("every power")
         for k in range(1, 4):
             self.play(FadeIn(series[k]), run_time=0.5)
+        cells = self.feature_cells(counts)
         self.until_said("power n")
-        self.play(LaggedStart(*(FadeIn(c, shift=0.1 * UP) for c in counts), lag_ratio=0.4), run_time=1.5)
+        grown = (FadeIn(VGroup(c, f), shift=0.1 * UP) for c, f in zip(counts, cells[0], strict=True))
+        self.play(LaggedStart(*grown, lag_ratio=0.4), FadeIn(cells[1]), run_time=1.5)
         self.until_said("no finite")
         self.play(FadeIn(series[4]), Circumscribe(series[4], color=theme.WARNING), run_time=1.2)
         self.hold(self.speech_left())
-        self.play(FadeOut(VGroup(series, counts)), FadeIn(note), run_time=0.6)
+        self.play(FadeOut(VGroup(series, counts, cells)), FadeIn(note), run_time=0.6)
+
+    @staticmethod
+    def feature_cells(counts: VGroup) -> VGroup:
+        """Beside each power's count, its features as cells at d = 2 (2, 4, 8), and a note saying d = 2.
+
+        Returns (the three groups of cells, the note): the list each power adds grows without end.
+        """
+        groups = VGroup()
+        for n, count in enumerate(counts, start=1):
+            cell = Square(side_length=0.16, stroke_width=1.5, color=theme.KEY, fill_opacity=0.5)
+            cells = VGroup(*(cell.copy() for _ in range(2**n)))
+            cells.arrange_in_grid(rows=max(1, 2 ** (n - 1) // 2), buff=0.04)
+            groups.add(cells.next_to(count, RIGHT, buff=0.1))
+        note = label("cells at d = 2", small=True, color=theme.MUTED)
+        note.next_to(groups[-1], RIGHT, buff=0.4)
+        return VGroup(groups, note)
 
     def linear_column(self) -> tuple[Mobject, Mobject, Mobject, VGroup, Mobject]:
         """The column's head, section 4's split kernel, its state update, a d x d grid, the normaliser."""
