@@ -90,6 +90,7 @@ class EquationSteps:
         at: str | None = None,
         parts_at: Sequence[str] = (),
         alongside: Sequence[Sequence[Animation]] = (),
+        before: tuple[str, Sequence[Animation]] | None = None,
         width: float | None = None,
         x: float = 0.0,
         size: float | None = None,
@@ -99,7 +100,9 @@ class EquationSteps:
         ``main`` is written term by term; with ``parts_at``, its i-th part is
         written as the narration says ``parts_at[i]``. The marks come when the
         narration says ``at`` (at once without it). ``alongside[i]`` plays with part i (a picture
-        drawn as its words come); ``width`` and ``x`` place a step that leaves room beside it, and
+        drawn as its words come), and ``before`` = (words, animations) plays once the step before
+        has shrunk, as the narration says its words (a picture that comes ahead of the first part);
+        ``width`` and ``x`` place a step that leaves room beside it, and
         ``size`` is the font size a step built by the scene was made at (the step size by default).
         """
         if not isinstance(main, Mobject):
@@ -116,6 +119,9 @@ class EquationSteps:
         )
         self.header, self.main, self.marks = self.main, main, VGroup()
         self.main_size = size or self.size
+        if before is not None:
+            self.until_said(before[0])
+            self.scene.play(*before[1], run_time=1.0)
         if parts_at:
             extras = list(alongside) or [()] * len(parts_at)
             for part, words, extra in zip(main, parts_at, extras, strict=True):

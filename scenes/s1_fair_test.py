@@ -24,6 +24,7 @@ from manim import (
     Indicate,
     LaggedStart,
     Line,
+    TransformFromCopy,
     VGroup,
     VMobject,
 )
@@ -60,6 +61,7 @@ class FairComparison(MethodFigures):
         fresh_clouds: list[VGroup]
 
     loo_shown: VGroup = VGroup()  # the leave-one-out errors, drawn as the fit is explained
+    member: VMobject = VMobject()  # the Gaussian's curve in the learned plot: one member of its family
     truth_shown: dict[int, list[VMobject]] = {}  # per plot (1 kernel, 2 learned), what the noise beats drew
 
     # --- a fair comparison: both fitted on the 10 points, judged on fresh ones ------
@@ -75,10 +77,7 @@ class FairComparison(MethodFigures):
         ):
             self.loo_shown = self.loo_errors((1, 2))  # the fresh points replace them
             self.when_said("each predicted", Create(self.loo_shown), run_time=1.8)
-            rules = [self.words[k][0][1] for k in (1, 2)]  # colour only: grown, they leave the frame
-            self.when_said(
-                "containing every", *(Indicate(r, color=theme.TEXT, scale_factor=1.0) for r in rules)
-            )
+            self.when_said("containing every", self.gaussian_in_learned(), run_time=1.5)
             self.until_said("errs less")
             self.show_errors("leave-one-out error: the score both were tuned on", self.loo)
         with self.beat(
@@ -202,6 +201,17 @@ class FairComparison(MethodFigures):
                 found.add(VGroup(Line(axes.c2p(a, b), axes.c2p(a, p)).set_stroke(theme.TEXT, 4), ring))
         return found.set_z_index(-1)
 
+    def gaussian_in_learned(self) -> Animation:
+        """The Gaussian's curve, copied into the learned plot: one member of the family the learned one is.
+
+        It leaves with the leave-one-out errors when the fresh points come (:meth:`show_fresh_points`).
+        """
+        member = curve(
+            self.axes[2], self.grid, self.weights(self.grid)[1] @ self.y, color=theme.MUTED, width=3
+        )
+        self.member = member.set_z_index(-1)
+        return TransformFromCopy(self.figures[1][0][2], member)
+
     def own_errors(self) -> list[Animation]:
         """What the learned similarity was tuned on, drawn again: its points' leave-one-out errors.
 
@@ -292,5 +302,5 @@ class FairComparison(MethodFigures):
             c.set_z_index(-1)  # behind the curves, the query and its name, from their first frame
         self.fresh_clouds = clouds
         lagged = (LaggedStart(*(FadeIn(d) for d in c), lag_ratio=0.02) for c in clouds)
-        leaving = [FadeOut(self.loo_shown)] if self.loo_shown in self.mobjects else []
+        leaving = [FadeOut(m) for m in (self.loo_shown, self.member) if m in self.mobjects]
         self.when_said("fresh points", *lagged, *leaving, run_time=2.5)

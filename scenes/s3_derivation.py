@@ -215,11 +215,12 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
             self.steps.step(
                 self.uniqueness(),
                 (((2,),), "", theme.WEIGHT),
-                parts_at=("On the simplex", "strict concavity", "allows only one"),
+                before=("On the simplex", (Create(picture.triangle), FadeIn(picture.corners))),
+                parts_at=("a concave", "strict concavity", "softmax"),
                 alongside=(
-                    (Create(picture.triangle), FadeIn(picture.corners)),
-                    (Create(picture.rings, lag_ratio=0.2),),
-                    (GrowFromCenter(picture.peak),),
+                    (Create(picture.rings, lag_ratio=0.2),),  # a concave J's rings close on its top
+                    (GrowFromCenter(picture.peak),),  # strictly: one top
+                    (),
                 ),
                 width=UNIQUE_WIDTH,
                 size=UNIQUE_SIZE,
