@@ -10,6 +10,7 @@ from manim import (
     LEFT,
     UP,
     Axes,
+    DashedVMobject,
     Dot,
     Line,
     Scene,
@@ -25,7 +26,17 @@ from attnmath import entropy_term
 from drawing import theme
 from drawing.widgets import label, math
 
-__all__ = ["quiet_axes", "axis_labels", "to_scene", "scatter", "curve", "redraw_curve", "band", "EntropyPlot"]
+__all__ = [
+    "quiet_axes",
+    "axis_labels",
+    "to_scene",
+    "scatter",
+    "curve",
+    "redraw_curve",
+    "band",
+    "dashed_curve",
+    "EntropyPlot",
+]
 
 
 def quiet_axes(
@@ -60,6 +71,14 @@ def curve(axes: Axes, xs: ArrayLike, ys: ArrayLike, *, color: str = theme.TEXT, 
     """A polyline through (xs, ys), to be updated with :func:`redraw_curve`."""
     line = VMobject(color=color, stroke_width=width)
     return redraw_curve(line, axes, xs, ys)
+
+
+def dashed_curve(
+    axes: Axes, xs: ArrayLike, ys: ArrayLike, *, width: float = 3, dashes: int = 36, ratio: float = 0.5
+) -> VMobject:
+    """A reference curve (the truth a fit is judged against): muted, dashed, behind what is drawn on it."""
+    line = curve(axes, xs, ys, color=theme.MUTED, width=width)
+    return DashedVMobject(line, num_dashes=dashes, dashed_ratio=ratio).set_z_index(-1)
 
 
 def band(

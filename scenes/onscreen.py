@@ -43,6 +43,13 @@ def _tex(mob: Mobject) -> str:
     return " ".join(str(getattr(mob, "tex_string", "")).split())
 
 
+def _shown_as(tex: MathTex) -> str | None:
+    """The equation ``tex`` shows when it is not its own LaTeX: a continued line or a transformed one."""
+    shown: str | None = getattr(tex, "shown_tex", None)  # what a transform left it showing
+    left = getattr(tex, "continues", None)
+    return shown if shown is not None or not left else f"{left} {_tex(tex)}"
+
+
 def separate_equations(tex: MathTex) -> MathTex:
     """Mark ``tex``'s parts as equations of their own (two formulas typeset together, then laid apart)."""
     tex.separate_parts = True  # type: ignore[attr-defined]
@@ -73,7 +80,6 @@ def continuing(tex: MathTex, left: str) -> MathTex:
 
     Written whole, it reads as that equation; written part by part, its parts read after ``left``.
     """
-    tex.shown_tex = f"{left} {' '.join(tex.tex_string.split())}"  # type: ignore[attr-defined]
     tex.continues = left  # type: ignore[attr-defined]
     return tex
 
@@ -98,9 +104,9 @@ def visible_items(scene: Scene) -> list[tuple[str, str]]:
             if _opacity(mob) > VISIBLE:
                 found.append((f"readout {id(mob)}", f"{mob.label.tex_string} {mob.shown}"))
             return
-        if isinstance(mob, MathTex) and hasattr(mob, "shown_tex"):
+        if isinstance(mob, MathTex) and (equation := _shown_as(mob)) is not None:
             if _opacity(mob) > VISIBLE:
-                found.append((mob.shown_tex, mob.shown_tex))
+                found.append((equation, equation))
             return
         if isinstance(mob, MathTex) and mob.submobjects:
             shown = [p for p in mob.submobjects if p.has_points() or p.submobjects if _opacity(p) > VISIBLE]

@@ -17,7 +17,6 @@ from manim import (
     Circle,
     Circumscribe,
     Create,
-    DashedVMobject,
     Dot,
     FadeIn,
     FadeOut,
@@ -31,7 +30,7 @@ from manim import (
 
 from attnmath import SimilarityFit, loo_predictions, nadaraya_watson, sine, weight_parameters
 from drawing import theme
-from drawing.plots import band, curve
+from drawing.plots import band, curve, dashed_curve
 from drawing.widgets import fit_width, label
 from scenes.base import SAID
 from scenes.s1_figures import Y_RANGE, MethodFigures
@@ -165,8 +164,7 @@ class FairComparison(MethodFigures):
         xs = self.truth_xs()
         sines = []
         for k in (1, 2):
-            line = curve(self.axes[k], xs, sine(xs), color=theme.MUTED, width=3)
-            sines.append(DashedVMobject(line, num_dashes=36).set_z_index(-1))
+            sines.append(dashed_curve(self.axes[k], xs, sine(xs)))
             self.figures[k][0].add(sines[-1])  # it moves with its plot
         self.truth_shown = {1: [sines[0]], 2: [sines[1]]}
         clouds = getattr(self, "fresh_clouds", [])  # their errors are said: they would hide the sine

@@ -16,7 +16,6 @@ from manim import (
     UP,
     Create,
     DashedLine,
-    DashedVMobject,
     Dot,
     FadeIn,
     FadeOut,
@@ -37,7 +36,7 @@ from attnmath import (
     sine,
 )
 from drawing import theme
-from drawing.plots import axis_labels, band, curve, quiet_axes, redraw_curve, scatter, to_scene
+from drawing.plots import axis_labels, band, curve, dashed_curve, quiet_axes, redraw_curve, scatter, to_scene
 from drawing.readouts import LabelSwitch, Readout
 from drawing.widgets import BarPanel, label, math
 from lecture.sections.s2_kernel_regression import KernelRegressionParameters
@@ -289,11 +288,7 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
             "noise too: high variance.",
             shows="Dashed, the noise-free curve; shaded, the steps' gap from it, jumping with every dot.",
         ):
-            self.truth = DashedVMobject(
-                curve(self.axes, self.xs, sine(self.xs), color=theme.MUTED, width=5),
-                num_dashes=40,
-                dashed_ratio=0.7,
-            ).set_z_index(-1)
+            self.truth = dashed_curve(self.axes, self.xs, sine(self.xs), width=5, dashes=40, ratio=0.7)
             self.when_said("right on average", Create(self.truth), run_time=1.5)
             jagged = self.curves[self.index()]  # its gap from the curve: the noise it copies
             self.spread = band(self.axes, self.xs, jagged, sine(self.xs), color=theme.WARNING, opacity=0.45)
