@@ -81,7 +81,7 @@ class FairComparison(MethodFigures):
             self.show_errors("leave-one-out error: the score both were tuned on", self.loo)
         with self.beat(
             "held-out",
-            f"On {self.n_fresh} fresh points from the same range, each predicted from the {self.x.size}, "
+            f"On {self.n_fresh} fresh points, each predicted from the {self.x.size}, "
             f"the Gaussian's error is {g_new}; the learned similarity's, {a_new}.",
             shows="Fresh points fill both plots; grey lines join each to its curve: shorter for "
             f"{'Gaussian' if self.held_out[0] < self.held_out[1] else 'learned'}.",
@@ -106,9 +106,10 @@ class FairComparison(MethodFigures):
                 )
             else:
                 learned = Circumscribe(self.words[2][0][1], color=theme.TEXT)  # its numbers: W_Q and W_K
-                self.when_said("numbers move", learned, run_time=1.2)
-                self.when_said("fewer than", self.dots_in_turn(2), run_time=1.5)  # the points it was tuned on
-                self.when_said("own errors", *self.own_errors(), run_time=1.5)
+                self.when_said("projections hold", learned, run_time=1.2)
+                fitted = self.dots_in_turn(2)  # the points it was tuned on, alone again
+                self.when_said("fewer than", *self.fresh_leave(), fitted, run_time=1.5)
+                self.when_said("their errors", *self.own_errors(), run_time=1.5)
                 warned = Indicate(curve, color=theme.WARNING, scale_factor=1.0)
                 self.when_said("follows", warned, run_time=2.0)
         if self.bends_to_noise():
@@ -146,8 +147,8 @@ class FairComparison(MethodFigures):
             )
         free, total = weight_parameters(self.fit.w_q, self.fit.w_k), self.fit.w_q.size + self.fit.w_k.size
         return (
-            f"Only {free} of its {total} numbers move the weights, fewer than the {self.x.size} points, "
-            "but tuned on those points' own errors, attention follows their noise."
+            f"Its projections hold {total} numbers; only {free} move the weights, fewer than the "
+            f"{self.x.size} points, yet tuned on their errors, attention follows their noise."
         )
 
     def bends_to_noise(self) -> bool:
@@ -217,9 +218,15 @@ class FairComparison(MethodFigures):
         the sine comes (:meth:`show_truth`), as the fresh points would have.
         """
         errors = self.loo_errors((2,))
-        leaving = [FadeOut(c) for c in getattr(self, "fresh_clouds", [])]
+        leaving = self.fresh_leave()
         self.fresh_clouds = [errors]
         return [*leaving, Create(errors)]
+
+    def fresh_leave(self) -> list[Animation]:
+        """The fresh points and their errors fade (they have said theirs), if they are still drawn."""
+        leaving: list[Animation] = [FadeOut(c) for c in getattr(self, "fresh_clouds", [])]
+        self.fresh_clouds = []
+        return leaving
 
     def clear_truth(self) -> None:
         """Take the sines and gaps out of their plots and fade them: the plots as before, for the question."""
@@ -301,4 +308,4 @@ class FairComparison(MethodFigures):
         self.fresh_clouds = clouds
         lagged = (LaggedStart(*(FadeIn(d) for d in c), lag_ratio=0.02) for c in clouds)
         leaving = [FadeOut(m) for m in (self.loo_shown, self.member) if m in self.mobjects]
-        self.when_said("fresh points", *lagged, *leaving, run_time=2.5)
+        self.when_said("fresh points", *lagged, *leaving, run_time=1.2)

@@ -208,6 +208,29 @@ class MethodFigures(Mixin[FixedVsQueryParameters]):
         self.figures[0][0].add(tick)  # it moves with its plot
         return tick
 
+    def mean_weights(self) -> tuple[VGroup, Mobject]:
+        """The mean's weights before any query: one equal bar on the floor under each dot, and their value.
+
+        Drawn on the big plot; :meth:`keep_with_words` makes them leave with its words when it moves aside.
+        """
+        axes, floor = self.axes[0], Y_RANGE[0] + 0.2  # clear of the x-axis's tick marks
+        height = 0.3 * float(axes.y_axis.get_unit_size())
+        bars = VGroup(
+            *(
+                Line(
+                    axes.c2p(x, floor), axes.c2p(x, floor) + height * UP, color=theme.WEIGHT, stroke_width=10
+                )
+                for x in self.x
+            )
+        )
+        value = label(f"each 1/{self.x.size}", color=theme.WEIGHT).next_to(bars, RIGHT, buff=0.35)
+        return bars, value
+
+    def keep_with_words(self, k: int, *mobs: Mobject) -> None:
+        """``mobs``, drawn on figure ``k`` where it stands, leave with its words when it moves."""
+        self.remove(*(m for mob in mobs for m in mob.get_family()))  # drawn from now on with the words
+        self.words[k].add(*mobs)
+
     def kernel_bump(self) -> VMobject:
         """The kernel itself: a Gaussian of the distance to mid-plot, at the fitted bandwidth, on the floor.
 

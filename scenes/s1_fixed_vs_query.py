@@ -25,12 +25,16 @@ from typing import ClassVar
 
 import numpy as np
 from manim import (
+    DOWN,
     RIGHT,
+    AnimationGroup,
     Circumscribe,
     Create,
     FadeIn,
     FadeOut,
+    GrowFromEdge,
     LaggedStart,
+    Write,
 )
 
 from attnmath import (
@@ -88,9 +92,13 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
         ):
             self.unpin(0, constant)
             self.play(FadeOut(constant), run_time=0.6)  # the flat prediction is drawn where it was
-            self.when_said("the same", self.dots_in_turn(0, scale=1.0), run_time=1.5)
-            self.when_said("one over N", Circumscribe(self.words[0][0][1], color=theme.WEIGHT), run_time=1.2)
+            bars, value = self.mean_weights()
+            grow = LaggedStart(*(GrowFromEdge(b, DOWN) for b in bars), lag_ratio=0.15)
+            self.when_said("each of the N", grow, run_time=1.5)
+            rule = Circumscribe(self.words[0][0][1], color=theme.WEIGHT)
+            self.when_said("one over N", AnimationGroup(Write(value), rule), run_time=1.2)
             self.predict(0)
+            self.keep_with_words(0, bars, value)
         with self.beat(
             "kernel",
             "Kernel regression weighs each point by its similarity to the query, the input we predict at: "
@@ -103,7 +111,7 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
         with self.beat(
             "attention",
             "Attention does the same with a learned similarity: e to a dot product of learned projections "
-            "of the features x, x squared and one.",
+            "of psi, the features x, x squared and one.",
             shows=f"{self.curve_phrase(2).capitalize()}.",
         ):
             self.present(2)

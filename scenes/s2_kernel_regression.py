@@ -284,8 +284,8 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
             )
         with self.beat(
             "steps",
-            "A jagged step function: right on average, so low bias, but it copies the nearest sample's "
-            "noise too: high variance.",
+            "The fit becomes a jagged step function: right on average, so low bias, but it copies the "
+            "nearest sample's noise: high variance.",
             shows="Dashed, the noise-free curve; shaded, the steps' gap from it, jumping with every dot.",
         ):
             self.truth = dashed_curve(self.axes, self.xs, sine(self.xs), width=5, dashes=40, ratio=0.7)

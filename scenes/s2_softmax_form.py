@@ -26,11 +26,13 @@ from manim import (
     Mobject,
     ReplacementTransform,
     SurroundingRectangle,
+    UpdateFromAlphaFunc,
     VGroup,
     VMobject,
     Write,
 )
 
+from attnmath import kernel_profile
 from drawing import theme
 from drawing.pointing import in_turn
 from drawing.readouts import LabelSwitch
@@ -52,6 +54,8 @@ class SoftmaxForm(Mixin[KernelRegressionParameters]):
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in
         w: np.ndarray
+        x: np.ndarray
+        sigmas: np.ndarray
         bars: BarPanel
         bump: VMobject
         dots: VGroup
@@ -71,13 +75,20 @@ class SoftmaxForm(Mixin[KernelRegressionParameters]):
             "Now write the Gaussian weights as a softmax of minus the squared distance "
             "over two sigma squared: "
             "exponentials divided by their sum.",
-            shows=SAID,  # the formula written is the one spoken; the readouts leave to make room
+            shows=self.normalising_shows(),  # the formula written is the one spoken
         ):
             self.stop_live(self.live)
             self.play(FadeOut(self.readouts), FadeOut(self.regime), run_time=0.8)
             self.when_said("as a softmax", Write(identity[0]), run_time=2.5)
             bump = Indicate(self.bump, color=theme.TEXT, scale_factor=1.0)  # the Gaussian the formula writes
             self.when_said("squared distance", bump, run_time=1.5)
+            weights, exponentials = self.w[self.index()], self.exponentials()
+            self.when_said(
+                "exponentials", self.bars_between(weights, exponentials, emptying=True), run_time=1.2
+            )
+            self.when_said(
+                "divided by their sum", self.bars_between(exponentials, weights, emptying=False), run_time=1.5
+            )
         with self.beat(
             "expand",
             "Expand the square: a dot-product score, q times x i over sigma squared, plus a key-only term. "
@@ -113,6 +124,27 @@ class SoftmaxForm(Mixin[KernelRegressionParameters]):
             values = in_turn(self.dots, color=theme.VALUE, scale=1.6, lag=0.05)
             self.when_said("values y i", values, run_time=1.2)
             self.when_said("temperature", Circumscribe(identity[1], color=theme.TEMPERATURE), run_time=1.5)
+
+    def exponentials(self) -> np.ndarray:
+        """The softmax's numerators at the query: each point's Gaussian, before dividing by their sum."""
+        return kernel_profile(self.x, self.params.query, self.sigmas[self.index()])
+
+    def normalising_shows(self) -> str:
+        """The bars' change to the exponentials and back, in words: they shrink when the sum is under 1."""
+        total = float(self.exponentials().sum())
+        way = ("shrink", "rise") if total < 1 else ("grow", "fall")
+        return f"Hollow, the bars {way[0]} to the exponentials, then {way[1]} back when divided by their sum."
+
+    def bars_between(self, start: np.ndarray, end: np.ndarray, *, emptying: bool) -> UpdateFromAlphaFunc:
+        """The weight bars from heights ``start`` to ``end``, their fill emptying (or filling) as they go."""
+        filled = 0.9
+
+        def step(panel: BarPanel, alpha: float) -> None:
+            panel.set_values((1 - alpha) * start + alpha * end)
+            hollow = alpha if emptying else 1 - alpha
+            panel.bars.set_fill(opacity=filled * (1 - hollow)).set_stroke(width=1.5 + 2.5 * hollow)
+
+        return UpdateFromAlphaFunc(self.bars, step)
 
     @staticmethod
     def outline(term: Mobject, color: str, into: VGroup) -> Mobject:

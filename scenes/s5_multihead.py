@@ -23,7 +23,9 @@ from manim import (
     LaggedStart,
     Line,
     Mobject,
+    Rectangle,
     ReplacementTransform,
+    SurroundingRectangle,
     TransformFromCopy,
     VGroup,
 )
@@ -277,14 +279,29 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
             self.map_tags.add(tag)
             self.map_names.add(name)
         cells.arrange_in_grid(rows=2, cols=2, buff=(0.6, 0.45), cell_alignment=LEFT).move_to(0.2 * DOWN)
-        self.header = label("rows: query word    columns: key word", color=theme.MUTED).move_to(3.2 * UP)
-        self.play(
-            FadeOut(self.columns), FadeOut(self.top_line), FadeIn(cells), FadeIn(self.header), run_time=1.2
-        )
+        rows_are = label("rows: query word", color=theme.MUTED)
+        self.header = VGroup(rows_are, label("columns: key word", color=theme.MUTED))
+        self.header.arrange(RIGHT, buff=0.6).move_to(3.2 * UP)
+        self.play(FadeOut(self.columns), FadeOut(self.top_line), FadeIn(cells), run_time=1.2)
+        row, column = self.row_and_column(self.maps[0])
+        self.when_said("rows for queries", FadeIn(rows_are), Create(row), run_time=1.0)
+        self.when_said("columns for keys", FadeIn(self.header[1]), Create(column), run_time=1.0)
+        self.play(FadeOut(row), FadeOut(column), run_time=0.5)
+        self.remove(*self.header)
+        self.add(self.header)  # one piece again, as later beats fade it
         each = LaggedStart(
             *(Circumscribe(m, color=theme.HEADS[h]) for h, m in enumerate(self.maps)), lag_ratio=0.5
         )
         self.when_said("different summaries", each, run_time=3.0)
+
+    def row_and_column(self, heatmap: Heatmap) -> tuple[Rectangle, Rectangle]:
+        """How to read ``heatmap``: its middle word's row (query colour) and column (key colour)."""
+        t, middle = len(self.heads.weights[0]), len(self.heads.weights[0]) // 2
+        row = VGroup(*heatmap.cells[middle * t : (middle + 1) * t])
+        column = VGroup(*heatmap.cells[middle::t])
+        return SurroundingRectangle(row, color=theme.QUERY, buff=0.02), SurroundingRectangle(
+            column, color=theme.KEY, buff=0.02
+        )
 
     def the_folding_head(self, spoken: Spoken) -> None:
         """The answer, head by head: what each must keep, written in its band; the syntax head crossed.

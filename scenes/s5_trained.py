@@ -24,6 +24,7 @@ from manim import (
     Circumscribe,
     FadeIn,
     FadeOut,
+    LaggedStart,
     Mobject,
     Rectangle,
     SurroundingRectangle,
@@ -232,21 +233,30 @@ class TrainedHeads(BankPayoff):
             "trained-sink",
             f"Some heads park weight on {token}, a special {where} token: plausibly a default, an attention "
             f"sink; layer {layer}, head {head} averages {percent} percent.",
-            shows=f"Its map appears; a box outlines the {token} column, {rows}.",
+            shows=f"Rows fill in; a box outlines the {token} column, {rows}.",
         ):
             shown, right = self.pair(None, found.run.attention[sink.layer, sink.head], found.run.tokens)
             name = label(f"measured: layer {layer}, head {head}", color=theme.TEXT)
             name.next_to(right, UP, buff=0.25).align_to(right, RIGHT)
             cells = VGroup(*(right.cells[i * t + column] for i in range(t)))
             mark = SurroundingRectangle(cells, color=theme.KEY, buff=0.03)
+            right.remove(right.cells)  # the rows arrive as the voice says where their weight goes
             arriving = (shown, name, *self.model_tag())
             self.play(FadeOut(getattr(self, "shown", VGroup())), *(FadeIn(m) for m in arriving), run_time=1.2)
+            self.rows_arrive(right, t, "park weight")
             share = label(f"{percent}% on {sink.token}", small=True, color=theme.WEIGHT)
             share.next_to(name, RIGHT, buff=0.4)
             self.until_said("attention sink")
             self.play(FadeIn(mark), run_time=0.8)
             self.when_said("percent", FadeIn(share, shift=0.2 * LEFT), run_time=0.8)
         self.shown = VGroup(shown, name, mark, share)
+
+    def rows_arrive(self, heatmap: Heatmap, t: int, words: str) -> None:
+        """``heatmap``'s removed cells back as the voice reaches ``words``, one query row after another."""
+        rows = [VGroup(*heatmap.cells[i * t : (i + 1) * t]) for i in range(t)]
+        self.when_said(words, LaggedStart(*(FadeIn(row) for row in rows), lag_ratio=0.35), run_time=2.0)
+        self.remove(*rows)
+        heatmap.submobjects.insert(1, heatmap.cells)  # drawn as part of the map again, under its diagonal
 
     def unmatched(self, found: RealHeads) -> None:
         """The stylised patterns no measured head shows on its own merit, each with the best score found."""

@@ -236,8 +236,8 @@ class RealDecoder(CachedDecoding):
             "window",
             f"Keep only the last {nll.window} tokens, evicting the first: perplexity, the effective number "
             f"of equally likely next tokens, jumps from {full} to {windowed}.",
-            shows=f"A {nll.tokens}-token passage; loss, minus log-probability per token: {nats(nll.full)} "
-            f"nats full, {nats(nll.windowed)} windowed.",
+            shows=f"A {nll.tokens}-token passage; loss, minus natural log-probability per token: "
+            f"{nats(nll.full)} nats full, {nats(nll.windowed)} windowed.",
         ):
             self.clear_then(frame)
             self.play(GrowFromEdge(bars[0], LEFT), FadeIn(ends[0]), run_time=1.0)  # the baseline

@@ -28,7 +28,6 @@ SAID = {
     "FixedVsQueryWeights": {"title", "overfit", "when-learned-wins", "ask", "predict"},
     "KernelRegressionCollapse": {
         "title",
-        "softmax-form",
         "attention",
         "ask",
         "predict",

@@ -115,7 +115,7 @@ EXPECTED = {
     "fitted": lambda: [str(S.n_points), said(errors()[1]), said(errors()[0])],
     "fitted.description": lambda: [said(errors()[1]), said(errors()[0])],  # learned, then best Gaussian
     "held-out": lambda: [str(S.n_fresh), str(S.n_points), said(errors()[2]), said(errors()[3])],
-    "overfit": lambda: [str(numbers_that_move_the_weights()), str(errors()[4]), str(S.n_points)],
+    "overfit": lambda: [str(errors()[4]), str(numbers_that_move_the_weights()), str(S.n_points)],
     # all N bars at 1 over N: the count of points and the mean's constant weight 1/N
     "mean-ignores-q.description": lambda: [str(S.n_points), "1", str(S.n_points)],
     # the count of the original points, among the fresh ones
