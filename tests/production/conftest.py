@@ -31,6 +31,8 @@ from tests.production.browser import chromium, open_page
 from tests.scenes.conftest import media_dir, scene_run_for_render  # noqa: F401  (a scene run in-process, for test_render)
 
 FPS, SIZE, SECONDS = 15, (320, 180), 3
+PLAYERS = 2 * len(LECTURE) + 2
+"""Videos on the built page: each clip, plain and described, the lecture and the described lecture."""
 SQUARE = 40
 TITLE = "Attention <week 5> & more"
 LECTURE_TOML = """\
@@ -210,8 +212,7 @@ def browser():
 def opened(lecture, browser):
     """The published page, open at 1280 pixels wide, every figure started and every video loaded."""
     page = open_page(browser, lecture["page"].as_uri())
-    n_videos = len(LECTURE) + 2  # the clips, the lecture and the described lecture
-    page.page.wait_for_function(f"document.body.dataset.videosLoaded === '{n_videos}'", timeout=20000)
+    page.page.wait_for_function(f"document.body.dataset.videosLoaded === '{PLAYERS}'", timeout=20000)
     page.page.wait_for_function("document.querySelectorAll('[data-explore][data-ready]').length === 5")
     yield page
     page.page.close()

@@ -28,6 +28,7 @@ from production.publish.course.conformance import CRITERIA
 from production.publish.course.items import course_questions
 from production.publish.page.asking import asked_questions
 from tests.production.browser import assert_no_axe_violations
+from tests.production.conftest import PLAYERS
 from tests.production.course_platform import platform, scorm12_schema
 
 pytestmark = pytest.mark.xdist_group("course")  # one worker makes the package and the platform
@@ -263,7 +264,7 @@ def launch(browser, url: str, saved: dict | None = None):
         " && f.contentDocument.readyState === 'complete')(document.querySelector('iframe'))"
     )
     frame = next(f for f in page.frames if f.url.endswith("package/index.html"))
-    frame.wait_for_function(f"document.body.dataset.videosLoaded === '{len(LECTURE) + 2}'", timeout=20000)
+    frame.wait_for_function(f"document.body.dataset.videosLoaded === '{PLAYERS}'", timeout=20000)
     return page, frame, errors
 
 

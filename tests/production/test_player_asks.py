@@ -10,6 +10,7 @@ import pytest
 
 from lecture.clips import LECTURE, find_clip
 from tests.production.browser import assert_no_axe_violations, open_page
+from tests.production.conftest import PLAYERS
 
 SCENE = "TemperatureSweep"
 CLIP = f"clip-{[c.scene for c in LECTURE].index(SCENE):02d}"
@@ -20,7 +21,7 @@ def page(lecture, browser):
     """The page, its videos loaded, every answer event kept in ``window.answers``."""
     opened = open_page(browser, lecture["page"].as_uri())
     page = opened.page
-    page.wait_for_function(f"document.body.dataset.videosLoaded === '{len(LECTURE) + 2}'", timeout=20000)
+    page.wait_for_function(f"document.body.dataset.videosLoaded === '{PLAYERS}'", timeout=20000)
     page.evaluate(
         "window.answers = []; document.addEventListener('lecture-answer', e => answers.push(e.detail))"
     )
@@ -110,3 +111,16 @@ def test_the_whole_and_the_described_lecture_ask_where_their_own_timing_puts_the
         assert stop - 0.05 <= at < stop + 0.4, (video, at, stop)
         page.keyboard.press("Escape")
         page.evaluate(f"document.getElementById('{video}').pause()")
+
+
+def test_a_sections_described_clip_asks_where_its_own_timing_puts_the_beat(lecture, page):
+    """A section's described player, unfolded, stops after its own options beat: later than the clip's."""
+    described = next(c for c in lecture["manifest"]["described"]["clips"] if c["scene"] == SCENE)
+    options = next(b for b in described["beats"] if b["id"].endswith("-predict"))
+    player = f"{CLIP}-described"
+    page.evaluate(f"document.getElementById('{player}').closest('details').open = true")
+    play_until_asked(page, player)
+    at = page.evaluate(f"document.getElementById('{player}').currentTime")
+    assert options["speech_end"] - 0.05 <= at < options["speech_end"] + 0.4, (at, options["speech_end"])
+    assert options["speech_end"] > 2.0  # its descriptions came first: later than the plain clip's stop
+    page.keyboard.press("Escape")

@@ -22,6 +22,7 @@ from xml.etree import ElementTree as ET
 from lecture.section import section_heading
 from production.publish.course.conformance import CONFORMANCE, conformance_report
 from production.publish.page import inline_json
+from production.publish.page.switch import clip_player, described_clips, described_player
 
 __all__ = [
     "SCORM_ZIP",
@@ -79,14 +80,16 @@ def course_data(manifest: Mapping[str, Any]) -> dict[str, Any]:
     """What ``scorm.js`` needs: each section's id, and where it starts and ends in each player.
 
     A section has been watched when a player reaches the end of its last beat:
-    in its own clip (``clip-NN``), in the whole lecture or in the described one.
+    in its own clip (``clip-NN``) or its described clip, in the whole lecture or in the described one.
     """
-    described = {c["scene"]: c for c in (manifest.get("described") or {}).get("clips", [])}
+    described = described_clips(manifest)
     sections = []
     for i, clip in enumerate(manifest["clips"]):
-        videos = {f"clip-{i:02d}": _span(clip, 0.0), "lecture": _span(clip, float(clip["start"]))}
+        own = clip_player(i)
+        videos = {own: _span(clip, 0.0), "lecture": _span(clip, float(clip["start"]))}
         if clip["scene"] in described:
             other = described[clip["scene"]]
+            videos[described_player(own)] = _span(other, 0.0)
             videos["lecture-described"] = _span(other, float(other["start"]))
         sections.append(
             {

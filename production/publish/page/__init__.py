@@ -35,7 +35,7 @@ from production.publish.page.asking import asked_questions, stops
 from production.publish.page.equations import typeset
 from production.publish.page.palette import page_colours
 from production.publish.page.storyboard import write_storyboard
-from production.publish.page.switch import timeline
+from production.publish.page.switch import clip_player, described_clips, described_player, timeline
 from production.publish.page.transcript import transcript_sections
 
 __all__ = [
@@ -90,16 +90,21 @@ def _section_heading(clip: Mapping[str, Any]) -> str:
     return section_heading(clip["section"], clip["title"])
 
 
-def _clip_context(clip: Mapping[str, Any], folder: Path, index: int) -> dict[str, Any]:
-    """What the template needs of one clip: its player, storyboard and embed snippet."""
+def _clip_context(
+    clip: Mapping[str, Any], folder: Path, index: int, described: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """What the template needs of one clip: its player, storyboard, embed snippet and described player."""
     shots = {s["beat"]: s for s in clip.get("storyboard", [])}
     heading = _section_heading(clip)
+    player = clip_player(index)
     return {
         **clip,
-        "id": f"clip-{index:02d}",
+        "id": player,
         "heading": heading,
         "tracks": _tracks(clip["captions"], folder),
         "beats": [{**b, "image": shots[b["id"]]["image"]} for b in clip["beats"] if b["id"] in shots],
+        "described": described
+        and {**described, "id": described_player(player), "tracks": _tracks(described["captions"], folder)},
     }
 
 
@@ -126,16 +131,15 @@ def figures_data(clips: Sequence[Mapping[str, Any]], config: LectureConfig) -> d
     return {s.figure_id: s.figure_data(config.parameters_of(s)) for s in sections if s.figure is not None}
 
 
-def _clips_context(
-    clips: Sequence[Mapping[str, Any]], folder: Path, config: LectureConfig
-) -> list[dict[str, Any]]:
+def _clips_context(manifest: Mapping[str, Any], folder: Path, config: LectureConfig) -> list[dict[str, Any]]:
     """Every clip's context, with its Explore figure's id (None without one) and its questions."""
     contexts = []
-    for i, c in enumerate(clips):
+    described = described_clips(manifest)
+    for i, c in enumerate(manifest["clips"]):
         section = find_clip(c["scene"])
         contexts.append(
             {
-                **_clip_context(c, folder, i),
+                **_clip_context(c, folder, i, described.get(c["scene"])),
                 "figure": section.figure_id if section.figure is not None else None,
                 "questions": config.questions_for(section),
             }
@@ -146,7 +150,7 @@ def _clips_context(
 def _asking(manifest: Mapping[str, Any], config: LectureConfig) -> dict[str, Any]:
     """The players' questions and where each player stops to ask them (:mod:`.asking`)."""
     asked = asked_questions(manifest["clips"], config)
-    clip_ids = [f"clip-{i:02d}" for i in range(len(manifest["clips"]))]
+    clip_ids = [clip_player(i) for i in range(len(manifest["clips"]))]
     return {"mode": config.questions, "questions": asked, "stops": stops(manifest, asked, clip_ids)}
 
 
@@ -161,7 +165,7 @@ def render_page(manifest: Mapping[str, Any], folder: Path, config: LectureConfig
         "lecture": {**lec, "tracks": _tracks(lec["captions"], folder, lec["chapters"])},
         "described": described
         and {**described, "tracks": _tracks(described["captions"], folder, described["chapters"])},
-        "clips": _clips_context(clips, folder, config),
+        "clips": _clips_context(manifest, folder, config),
         "colours": page_colours(),
         "css": Markup(_asset("page.css") + _asset("explore/explore.css") + _asset("questions.css")),
         "scripts": Markup("\n".join(_asset(s) for s in (*SCRIPTS, *(f"explore/{k}.js" for k in figures)))),

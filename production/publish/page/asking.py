@@ -18,6 +18,7 @@ from lecture.clips import find_clip
 from lecture.config import LectureConfig
 from lecture.questions import ANSWER_BEAT as ANSWER
 from lecture.questions import ASK_BEAT, PREDICT_BEAT, Question
+from production.publish.page.switch import described_clips, described_player
 
 __all__ = ["QUESTION_BEAT", "OPTIONS_BEAT", "ANSWER_BEAT", "asked_questions", "stops"]
 
@@ -80,9 +81,12 @@ def stops(
             for at, resume in _clip_stops(clip, offset):
                 found.append({"video": video, "scene": clip["scene"], "at": round(at, 3), "resume": resume})
 
+    described = described_clips(manifest)
     for clip, clip_id in zip(manifest["clips"], clip_ids, strict=True):
         add(clip_id, clip, 0.0)
         add("lecture", clip, float(clip["start"]))
-    for clip in (manifest.get("described") or {}).get("clips", []):
+        if clip["scene"] in described:
+            add(described_player(clip_id), described[clip["scene"]], 0.0)
+    for clip in described.values():
         add("lecture-described", clip, float(clip["start"]))
     return found

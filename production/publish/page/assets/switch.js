@@ -1,8 +1,9 @@
 "use strict";
-// The switch between the lecture and the audio-described lecture: the other player goes to the same beat, the same
-// time after its start (the described beat is longer: the picture holds while its description is spoken), and
-// plays on if this one was playing. Focus moves to the other player. Each switch is announced to the page as a
-// "lecture-switch" event ({from, left: its time, to, at: the other's time}).
+// The switch between a player and its audio-described one (the whole lecture's, or a section's): the other player
+// goes to the same beat, the same time after its start (the described beat is longer: the picture holds while its
+// description is spoken), and plays on if this one was playing. Focus moves to the other player, unfolded if a
+// section's. Each switch is announced to the page as a "lecture-switch" event ({from, left: its time, to, at: the
+// other's time}).
 (() => {
   const source = document.getElementById("timeline-data");
   if (!source) return;
@@ -23,6 +24,8 @@
       from.pause();
       const left = from.currentTime;
       to.currentTime = sameMoment(from.id, to.id, left);
+      const folded = to.closest("details"); // a section's described player waits folded until asked for
+      if (folded) folded.open = true;
       to.scrollIntoView({ block: "center" });
       to.focus();
       if (playing) to.play().catch(() => {});
