@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from lecture.clips import LECTURE, find_clip, models
 from lecture.lecturer_questions import QUESTIONS_KEY, lecturer_questions
@@ -40,6 +40,8 @@ from lecture.parameters import ConfigError, Parameters, Text
 from lecture.questions import Question
 from lecture.section import Section
 from lecture.settings import SceneSettings, Voice
+
+M = TypeVar("M", bound=Parameters)
 
 __all__ = [
     "ConfigError",
@@ -113,6 +115,15 @@ class LectureConfig:
     def parameters_of(self, section: Section) -> Parameters:
         """``section``'s parameters: the lecturer's table where the file has one, else its defaults."""
         return self.parameters.get(section.scene) or section.parameters()
+
+    def parameters_as(self, section: Section, model: type[M]) -> M:
+        """``section``'s parameters (:meth:`parameters_of`), read by another section as its ``model``."""
+        params = self.parameters_of(section)
+        if not isinstance(params, model):
+            raise TypeError(
+                f"bug: {section.scene}'s parameters are a {type(params).__name__}, not {model.__name__}"
+            )
+        return params
 
     def questions_for(self, section: Section) -> list[Question]:
         """``section``'s check-yourself questions: its own, from its parameters, then the lecturer's.

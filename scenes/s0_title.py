@@ -28,6 +28,7 @@ from attnmath import LOAN_SENTENCE, RIVER_SENTENCE
 from drawing import theme
 from drawing.arcs import mix_arcs, on_baseline
 from drawing.widgets import fit_width, label, math, wrapped
+from lecture.sections import s5_multihead
 from lecture.sections.s0_title import TitleParameters
 from lecture.sections.s5_multihead import HeadRoutingParameters
 from scenes.base import SAID, LectureScene
@@ -110,7 +111,7 @@ class LectureTitle(Scaling, LectureScene[TitleParameters]):
             self.show_projections()
         with self.beat(
             "temperature",
-            "The original transformer sets tau to root d k, the number of entries in each key.",
+            "The original transformer sets tau to root d k, the key's dimension.",
             shows=SAID,  # the rule and its gloss are the narration's words; the box only points at tau
         ):
             self.show_temperature()
@@ -251,8 +252,8 @@ class LectureTitle(Scaling, LectureScene[TitleParameters]):
         VGroup(rule, gloss).arrange(RIGHT, buff=0.5).next_to(self.origins, DOWN, buff=0.6)
         self.origins.add(rule, gloss)
         self.play(FadeIn(rule, shift=0.2 * UP), run_time=1.2)
-        self.when_said("the number of entries", FadeIn(gloss), run_time=1.0)
-        self.when_said("each key", Circumscribe(self.formula[1], color=theme.TEMPERATURE), run_time=1.5)
+        self.when_said("root d k", Circumscribe(self.formula[1], color=theme.TEMPERATURE), run_time=1.2)
+        self.when_said("dimension", FadeIn(gloss), run_time=0.8)
 
     def move_formula_up(self) -> None:
         """The formula's two lines side by side at the top, as the outline will have them."""
@@ -307,9 +308,7 @@ class LectureTitle(Scaling, LectureScene[TitleParameters]):
 
     def section_five(self) -> HeadRoutingParameters:
         """Section 5's parameters (the lecturer's where the lecture file sets them): its sentence runs on."""
-        heads = self.lecture.parameters_for(HeadRoutingParameters.scene) or HeadRoutingParameters()
-        assert isinstance(heads, HeadRoutingParameters)
-        return heads
+        return self.lecture.parameters_as(s5_multihead.SECTION, HeadRoutingParameters)
 
     def running_sentence(self) -> Mobject:
         """Section 5's sentence (the lecturer's where the lecture file sets it): sections 3 to 6 use it."""

@@ -115,8 +115,8 @@ class FairComparison(MethodFigures):
         if self.bends_to_noise():
             with self.beat(
                 "noise",
-                "Dashed is the true sine: the learned curve bends to the points, noise and all; the "
-                "kernel's curve stays near it.",
+                "Dashed, the sine the points were drawn from: the learned curve bends to their noise; the "
+                "kernel's stays near it.",
                 shows="Shading marks each curve's gap from the sine: wide for learned, a sliver for kernel.",
             ):
                 self.show_truth()

@@ -15,10 +15,13 @@ from manim import (
     DOWN,
     RIGHT,
     UP,
+    Animation,
     Create,
     FadeIn,
     FadeOut,
     Mobject,
+    MoveToTarget,
+    Restore,
     ValueTracker,
     VGroup,
 )
@@ -37,6 +40,7 @@ __all__ = ["Dashboard", "OBJECTIVE_Y", "PANEL_WIDTH", "PANEL_HEIGHT", "REGIME_TE
 OBJECTIVE_Y = 3.05
 PANEL_X, PANEL_Y = 3.45, 0.65
 PANEL_WIDTH, PANEL_HEIGHT = 5.6, 2.3
+SCORES_DIMMED = 0.2  # the score bars' opacity while they stop mattering (hot)
 READOUT_Y = -1.72
 SLIDER_X, SLIDER_Y, SLIDER_LENGTH = -2.3, -2.68, 5.4
 REGIME_TEXT = {
@@ -125,6 +129,19 @@ class Dashboard(Mixin[TemperatureParameters]):
             color=theme.SCORE,
             title=math(r"\text{scores } s_i", colors=ROLE_TEX),
         )
+
+    def dim_scores(self) -> Animation:
+        """The score bars dimmed (they stop mattering while hot); :meth:`bright_scores` brings them back."""
+        bars = self.score_panel.bars
+        bars.save_state()
+        bars.generate_target()
+        bars.target.set_fill(opacity=SCORES_DIMMED).set_stroke(opacity=SCORES_DIMMED)
+        return MoveToTarget(bars)
+
+    def bright_scores(self) -> list[Animation]:
+        """The score bars back as they were before :meth:`dim_scores`; nothing if they were not dimmed."""
+        bars = self.score_panel.bars
+        return [Restore(bars)] if getattr(bars, "saved_state", None) is not None else []
 
     def reveal(self, *readouts: int) -> None:
         """Bring in the readouts a beat is about to use (each is introduced when it first moves)."""

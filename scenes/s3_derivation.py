@@ -203,8 +203,7 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
             self.until_said("strictly concave")
             self.steps.mark(*STEPS["curvature"][1])
             self.steps.attach(self.entropy_plot)
-            self.until_said("and so is J")
-            self.steps.step(STEPS["concave"][0], *STEPS["concave"][1])
+            self.steps.step(STEPS["concave"][0], *STEPS["concave"][1])  # J's line comes as "and so is J"
         with self.beat(
             "unique",
             "On the simplex, the set of valid weightings, a concave objective's stationary point is its "
@@ -216,7 +215,7 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
                 self.uniqueness(),
                 (((2,),), "", theme.WEIGHT),
                 before=("On the simplex", (Create(picture.triangle), FadeIn(picture.corners))),
-                parts_at=("a concave", "strict concavity", "softmax"),
+                parts_at=("a concave", "strict concavity", "only one"),
                 alongside=(
                     (Create(picture.rings, lag_ratio=0.2),),  # a concave J's rings close on its top
                     (GrowFromCenter(picture.peak),),  # strictly: one top

@@ -18,7 +18,6 @@ from manim import (
     FadeOut,
     Mobject,
     ReplacementTransform,
-    Restore,
     SurroundingRectangle,
     Transform,
     TransformMatchingTex,
@@ -72,8 +71,7 @@ class PriorCoda(Dashboard):
             f"J drops by {before - after:.2f}.",
         ):
             cool = self.log_tau.animate.set_value(np.log10(self.coda_tau))
-            bars = self.score_panel.bars  # dimmed while hot (scores_stop_mattering): they matter again
-            bright = [Restore(bars)] if getattr(bars, "saved_state", None) is not None else []
+            bright = self.bright_scores()  # dimmed while hot (scores_stop_mattering): they matter again
             self.play(cool, FadeOut(self.mean_marks), *bright, run_time=1.0)
             before = float(self.current().objective[0])
             self.introduce_prior()

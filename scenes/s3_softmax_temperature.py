@@ -88,7 +88,7 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
         with self.beat(
             "weights",
             "At the slider's temperature, an optimiser of J, told nothing of softmax, "
-            "finds the hollow bars: softmax's weights.",
+            "finds softmax's weights: hollow bars over solid.",
             shows=f"Tau {float(checked.taus[0]):.2f}: hollow and solid bars agree to "
             f"{spoken_power(f'{gap:.0e}')}.",
         ):
@@ -219,7 +219,7 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
             f"e to the H, reads {warm.effective_k[0]:.2f}.",
             "uniform": "Hot, scores stop mattering: "
             f"k eff reaches {hot.effective_k[0]:.0f}, the item count N, "
-            f"and J grows like tau log N, here about {hot.objective[0]:.0f}.",
+            f"and J nears the mean plus tau log N, about {hot.objective[0]:.0f}.",
         }
         shows = self.sweep_descriptions()
         readouts = {"argmax": (3, 4), "intermediate": (1, 2), "uniform": ()}

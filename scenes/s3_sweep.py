@@ -27,7 +27,6 @@ from narration.narrator import Spoken
 from scenes.s3_dashboard import REGIME_TEXT, Dashboard
 from scenes.s3_derivation import ROLE_TEX
 
-SCORES_DIMMED = 0.2
 """The score bars' opacity while the temperature is hot enough that they stop mattering."""
 
 __all__ = ["RegimeSweep", "spoken_items"]
@@ -80,17 +79,14 @@ class RegimeSweep(Dashboard):
         J = E_a[s] + tau H, and H is log N at the uniform limit, so J's note gives the part that grows;
         the bars come back when the coda cools (:meth:`scenes.s3_prior.PriorCoda.show_prior_coda`).
         """
-        bars = self.score_panel.bars
-        bars.save_state()
-        dim = bars.animate.set_fill(opacity=SCORES_DIMMED).set_stroke(opacity=SCORES_DIMMED)
-        self.when_said("stop mattering", dim, run_time=1.0)
+        self.when_said("stop mattering", self.dim_scores(), run_time=1.0)
         self.until_said("reaches")
         self.play(Circumscribe(self.readouts[2], color=theme.TEMPERATURE), run_time=1.2)
         tau, n = float(self.stops[-1][1]), self.s.size
         line, note = self.mean_marks
         grows = math(rf"\tau \log N = {tau * np.log(n):.2f}", colors=ROLE_TEX, size=theme.READOUT_SIZE)
         grows.next_to(self.readouts[4], RIGHT, buff=0.6)
-        self.until_said("grows like")
+        self.until_said("J nears")
         ring = Circumscribe(self.readouts[4], color=theme.TEMPERATURE)
         self.play(ring, ReplacementTransform(note, grows), run_time=1.2)
         self.mean_marks = VGroup(line, grows)

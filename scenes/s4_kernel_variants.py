@@ -62,8 +62,8 @@ class KernelVariants(
         )  # as the readout prints them
         with self.beat(
             "sharpen",
-            "Lower the temperature: softmax sharpens onto the most similar keys; linear attention stays "
-            "broad; the fixed position priors stay put.",
+            "Lower the temperature: softmax sharpens onto the most similar keys, linear attention far less; "
+            "the fixed position priors stay put.",
             shows=f"A tau slider falls from {start} to {low}, softmax a spike, then rises to {high}.",
         ):
             self.go_live(self.live, self.refresh)

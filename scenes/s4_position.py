@@ -30,6 +30,7 @@ from attnmath import (
 from drawing import theme
 from drawing.arcs import on_baseline
 from drawing.widgets import BarPanel, fit_width, label, math
+from lecture.sections import s3_softmax_temperature
 from lecture.sections.s3_softmax_temperature import TemperatureParameters
 from lecture.sections.s4_kernel_variants import KernelVariantsParameters
 from narration.narrator import Spoken
@@ -54,8 +55,7 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
 
     def content_keys(self) -> TemperatureParameters:
         """Section 3's items and scores, the lecturer's where the lecture file sets them: the content row."""
-        section3 = self.lecture.parameters_for(TemperatureParameters.scene) or TemperatureParameters()
-        assert isinstance(section3, TemperatureParameters)
+        section3 = self.lecture.parameters_as(s3_softmax_temperature.SECTION, TemperatureParameters)
         return section3
 
     def keys_line(self, keys: TemperatureParameters) -> Mobject:
@@ -161,4 +161,3 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
         for sign in row[1::2]:
             sign.set_y(first.box.get_y())  # between the boxes, not the titles
         return row
-

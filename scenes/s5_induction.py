@@ -99,7 +99,8 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
         n = found.n
         self.map_frame = Rectangle(width=MAP_SIDE, height=MAP_SIDE, color=theme.MUTED, stroke_width=1.5)
         self.map_frame.move_to(MAP_CENTRE)
-        corner, cell = self.map_frame.get_corner(UP + LEFT), MAP_SIDE / (2 * n)
+        self.map_cells = 2 * n  # the map's rows and columns: both copies
+        corner, cell = self.map_frame.get_corner(UP + LEFT), MAP_SIDE / self.map_cells
         self.cell = lambda i, j: corner + np.array([(j + 0.5) * cell, -(i + 0.5) * cell, 0.0])
         half = VGroup(
             DashedLine(corner + n * cell * RIGHT, corner + n * cell * RIGHT + MAP_SIDE * DOWN),
@@ -154,7 +155,7 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
 
     def cell_box(self, i: int, j: int, color: str) -> Mobject:
         """A box around cell (i, j) of the map, a little larger than the cell."""
-        side = 1.8 * MAP_SIDE / len(self.chips)
+        side = 1.8 * MAP_SIDE / self.map_cells
         return Rectangle(width=side, height=side, color=color, stroke_width=3).move_to(self.cell(i, j))
 
     def looks_back(self, k: int) -> VGroup:
@@ -163,11 +164,12 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
             self.outline(k, theme.QUERY), self.outline(k - 1, theme.KEY), self.cell_box(k, k - 1, theme.KEY)
         )
 
-    def causal_mask(self, size: int) -> Polygon:
+    def causal_mask(self) -> Polygon:
         """The map's cells above the diagonal, shaded vermillion: keys after the query, which it never sees.
 
         A staircase along the diagonal, cell by cell, drawn over any map (those cells hold no weight).
         """
+        size = self.map_cells
         corner, cell = self.map_frame.get_corner(UP + LEFT), MAP_SIDE / size
         steps = [corner + np.array([(k + 1) * cell, -d * cell, 0.0]) for k in range(size) for d in (k, k + 1)]
         mask = Polygon(*steps[:-1], corner + np.array([MAP_SIDE, 0.0, 0.0]), stroke_width=0)
@@ -196,7 +198,7 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
             self.fade_in(self.decoder_tag, run_time=0.8)
             self.until_said(DECODER_SPOKEN.split()[0])
             self.fade_in(self.map_frame, self.map_marks, run_time=1.0)
-            self.mask = self.causal_mask(2 * n)
+            self.mask = self.causal_mask()
             self.when_said("from those", FadeIn(self.mask), run_time=1.0)
         with self.beat(
             "decoder-tokens",

@@ -148,8 +148,8 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
         self.show_decoder()
         with self.beat(
             "concatenate",
-            "Their outputs are concatenated, and an output matrix, W O, mixes them for the next layer: "
-            "many summaries in parallel.",
+            "Our four heads' outputs are concatenated; an output matrix, W O, mixes them for the next "
+            "layer: many summaries in parallel.",
             shows=self.concatenation_shows(),
         ):
             self.back_to_stylised()
@@ -307,12 +307,12 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
         """The answer, head by head: what each must keep, written in its band; the syntax head crossed.
 
         The syntax head keeps every key and value (vermillion, the colour of "cannot"); head one a
-        single value, head three one running sum, head four a sum per noun phrase.
+        single value, head three one discounted sum, head four a sum per noun phrase.
         """
         keeps = {
             1: ("all k, v", theme.WARNING, "syntax head"),
             0: ("1 value", theme.VALUE, "previous value"),
-            2: ("1 sum", theme.VALUE, "running sum"),
+            2: ("1 sum", theme.VALUE, "discounted sum"),
             3: ("phrase sums", theme.VALUE, "noun phrase"),
         }
         for h, (text, colour, cue) in keeps.items():

@@ -82,7 +82,7 @@ class WhyRawCache(Mixin[KVCacheParameters]):
             self.play(ReplacementTransform(first, eq[0]), FadeIn(eq[1:]), FadeIn(softmax[-1]), run_time=1.0)
         with self.beat(
             "every-power",
-            "Expanded, every power of q dot k appears; power n brings d to the n features no other power "
+            "Expanded, every power of q dot k appears; power n needs degree n features no other power "
             "supplies: no finite list suffices.",
             shows="Its series beneath: each term needs more features, d to the n, without end.",
         ):

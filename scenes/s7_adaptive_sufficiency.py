@@ -36,6 +36,8 @@ from drawing.flow import baseline_of
 from drawing.plots import axis_labels, curve, quiet_axes, scatter
 from drawing.stage import aim, regroup
 from drawing.widgets import BarPanel, label, math
+from lecture.sections import s1_fixed_vs_query, s3_softmax_temperature
+from lecture.sections.s1_fixed_vs_query import FixedVsQueryParameters
 from lecture.sections.s3_softmax_temperature import TemperatureParameters
 from narration.narrator import Spoken
 from scenes.base import LectureScene
@@ -226,10 +228,10 @@ class AdaptiveSufficiency(LectureScene):
         """Scene x of bar ``i`` of ``panel``."""
         return float(panel.box.get_left()[0] + panel.centres[i] * panel.box.width)
 
-    @staticmethod
-    def regression_data() -> tuple[np.ndarray, np.ndarray]:
-        """The regression card's noisy samples."""
-        return noisy_sine(10, noise=0.25, seed=3)
+    def regression_data(self) -> tuple[np.ndarray, np.ndarray]:
+        """The regression card's samples: section 1's points (the lecturer's where the file sets them)."""
+        points = self.lecture.parameters_as(s1_fixed_vs_query.SECTION, FixedVsQueryParameters)
+        return noisy_sine(points.n_points, noise=points.noise, seed=points.seed)
 
     def regression_card(self) -> Card:
         """Kernel regression with a learned similarity (white) and a Gaussian kernel (grey)."""
@@ -255,8 +257,7 @@ class AdaptiveSufficiency(LectureScene):
 
     def recap_weights(self) -> tuple[np.ndarray, np.ndarray]:
         """Section 3's scores, the lecturer's where the lecture file sets them, and their softmax weights."""
-        section3 = self.lecture.parameters_for(TemperatureParameters.scene) or TemperatureParameters()
-        assert isinstance(section3, TemperatureParameters)
+        section3 = self.lecture.parameters_as(s3_softmax_temperature.SECTION, TemperatureParameters)
         s = np.asarray(section3.scores)
         return s, softmax(s, self.recap_tau)
 

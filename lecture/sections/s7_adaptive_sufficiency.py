@@ -8,7 +8,7 @@ from attnmath import softmax
 from lecture.parameters import Parameters
 from lecture.questions import Option, Question
 from lecture.section import Section
-from lecture.sections import s3_softmax_temperature
+from lecture.sections import s1_fixed_vs_query, s3_softmax_temperature
 
 __all__ = ["SECTION"]
 
@@ -98,5 +98,5 @@ SECTION = Section(
         r"\quad K(q, k) = \exp(q \cdot k / \tau) \\"
         r"\text{maximum entropy:}\quad & \alpha(q) = \arg\max_a\ \mathbb{E}_a[s] + \tau\, H(a)",
     ),
-    reads=(s3_softmax_temperature.SECTION,),
+    reads=(s1_fixed_vs_query.SECTION, s3_softmax_temperature.SECTION),  # the recap's points and scores
 )

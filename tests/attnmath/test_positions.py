@@ -132,3 +132,42 @@ def test_content_profiles_are_the_tau_dependent_part_of_weight_profiles():
         np.testing.assert_array_equal(content[name], full.content[name])
     with pytest.raises(ValueError, match="tau must be finite and > 0"):
         content_profiles(0.0)
+
+
+def _reference_profiles(tau: float, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Softmax's and linear attention's weights over unit keys at cosines ``s`` to the query (1, 0), by hand.
+
+    Softmax: exp(s / tau); linear attention: phi(q / sqrt tau) . phi(k / sqrt tau), phi = elu + 1.
+    """
+    keys = np.stack([s, np.sqrt(1.0 - s**2)], axis=1)
+    phi = lambda x: np.where(x > 0, x + 1.0, np.exp(x))  # noqa: E731
+    soft = np.exp(s / tau) / np.exp(s / tau).sum()
+    linear = np.array([phi(np.array([1.0, 0.0]) / np.sqrt(tau)) @ phi(k / np.sqrt(tau)) for k in keys])
+    return soft, linear / linear.sum()
+
+
+def _half_width(weights: np.ndarray) -> float:
+    """Share of the similarity range where a profile is at least half its peak."""
+    return float(np.mean(weights >= 0.5 * weights.max()))
+
+
+def test_lowering_tau_narrows_linear_attention_far_less_than_softmax():
+    """Section 4's sharpen beat: 'softmax sharpens onto the most similar keys, linear attention far less'.
+
+    The drawn curves are checked against the written-out reference; the widths are read off it finely.
+    """
+    from attnmath.variants import content_profiles
+    from lecture.sections.s4_kernel_variants import KernelVariantsParameters
+
+    warm, cold = KernelVariantsParameters().tau_path[:2]
+    widths = {}
+    for tau in (warm, cold):
+        similarity, drawn = content_profiles(tau)
+        soft, linear = _reference_profiles(tau, similarity)
+        np.testing.assert_allclose(drawn["dot-product"], soft, rtol=1e-9, atol=1e-300)
+        np.testing.assert_allclose(drawn["linear (elu+1)"], linear, rtol=1e-9)
+        widths[tau] = [_half_width(w) for w in _reference_profiles(tau, np.linspace(-1.0, 1.0, 4001))]
+    soft_shrink = widths[warm][0] / widths[cold][0]
+    linear_shrink = widths[warm][1] / widths[cold][1]
+    assert soft_shrink > 5 * linear_shrink  # softmax narrows many times more
+    assert widths[cold][1] > 0.3  # linear attention still spans a third of the range: broad

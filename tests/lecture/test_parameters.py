@@ -94,6 +94,22 @@ def test_a_section_given_another_sections_data_is_a_bug():
         find_clip("KVCacheGrowth").ask(find_clip("LectureTitle").parameters())
 
 
+def test_another_section_reads_the_lecturers_parameters_as_their_own_type(tmp_path):
+    """Sections 0, 4 and 7 read sections 5's, 3's and 1's parameters: the lecturer's, typed, else a bug."""
+    from lecture.sections.s3_softmax_temperature import TemperatureParameters
+
+    path = tmp_path / "lecture.toml"
+    path.write_text("[TemperatureSweep]\nscores = [0.5, 2.0, 1.0, 3.0, -0.7]\n")
+    config, section3 = load_config(path), find_clip("TemperatureSweep")
+    read = config.parameters_as(section3, TemperatureParameters)
+    assert isinstance(read, TemperatureParameters) and list(read.scores) == [0.5, 2.0, 1.0, 3.0, -0.7]
+    assert LectureConfig().parameters_as(section3, TemperatureParameters) == TemperatureParameters()
+    with pytest.raises(
+        TypeError, match="bug: TemperatureSweep's parameters are a TemperatureParameters, not"
+    ):
+        config.parameters_as(section3, KVCacheParameters)
+
+
 def test_the_recap_shows_the_lecturers_section_three_scores(tmp_path, monkeypatch):
     """Section 7 recaps section 3's picture: with the lecturer's scores, and out of date when they change."""
     path = tmp_path / "lecture.toml"
