@@ -14,7 +14,7 @@ from attnmath.attention import (
     linear_attention_weights,
 )
 from attnmath.context import LOAN_SENTENCE, RIVER_SENTENCE, ContextPull, context_pull
-from attnmath.datasets import noisy_sine, sine
+from attnmath.datasets import noise_floor, noisy_sine, sine
 from attnmath.encoder import (
     MAX_TOKENS,
     MODEL_SHA256,
@@ -148,6 +148,7 @@ __all__ = [
     "gaussian_as_dot_product",
     "position_features",
     "weight_parameters",
+    "noise_floor",
     "noisy_sine",
     "sine",
     "attention",

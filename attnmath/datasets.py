@@ -7,7 +7,7 @@ from numpy.typing import ArrayLike
 
 from attnmath._validate import FloatArray, check_int
 
-__all__ = ["noisy_sine"]
+__all__ = ["noise_floor", "noisy_sine", "sine"]
 
 
 RETRIEVAL_WORDS: tuple[str, ...] = tuple("The small cat chased the old dog across the garden".split())
@@ -66,3 +66,18 @@ def sine(x: ArrayLike) -> FloatArray:
     [0.0, 1.0, -1.0]
     """
     return np.sin(2 * np.pi * np.asarray(x, dtype=np.float64))
+
+
+def noise_floor(x: ArrayLike, y: ArrayLike) -> float:
+    r"""The mean squared error of the noise-free curve itself on points ``(x, y)`` of :func:`noisy_sine`.
+
+    No predictor does better on average: it is the points' own noise, :math:`\frac{1}{n}\sum_i
+    (y_i - \sin 2\pi x_i)^2`, whose expectation is the noise's variance.
+
+    >>> noise_floor([0.25, 0.75], [1.5, -1.0])
+    0.125
+    """
+    xs, ys = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if xs.shape != ys.shape or xs.ndim != 1 or xs.size == 0:
+        raise ValueError(f"x and y must be non-empty and of one length, got shapes {xs.shape} and {ys.shape}")
+    return float(np.mean((ys - sine(xs)) ** 2))

@@ -28,7 +28,7 @@ from manim import (
     VMobject,
 )
 
-from attnmath import SimilarityFit, loo_predictions, nadaraya_watson, sine, weight_parameters
+from attnmath import SimilarityFit, loo_predictions, nadaraya_watson, noise_floor, sine, weight_parameters
 from drawing import theme
 from drawing.plots import band, curve, dashed_curve
 from drawing.widgets import fit_width, label
@@ -78,7 +78,7 @@ class FairComparison(MethodFigures):
             self.when_said("each predicted", Create(self.loo_shown), run_time=1.8)
             self.when_said("containing every", self.gaussian_in_learned(), run_time=1.5)
             self.until_said("errs less")
-            self.show_errors("leave-one-out error: the score both were tuned on", self.loo)
+            self.show_errors("leave-one-out mean squared error, both tuned on it", self.loo)
         with self.beat(
             "held-out",
             f"On {self.n_fresh} fresh points, each predicted from the {self.x.size}, "
@@ -88,7 +88,9 @@ class FairComparison(MethodFigures):
         ):
             self.show_fresh_points()
             self.until_said("each predicted from")
-            self.show_errors(f"error on {self.n_fresh} fresh points", self.held_out)
+            floor = noise_floor(*self.fresh)  # the noise's own error, what the sine scores: none does better
+            heading = f"mean squared error, {self.n_fresh} fresh points; noise {floor:.3f}"
+            self.show_errors(heading, self.held_out)
             gaps = self.fresh_gaps()
             for words, k in (("error is", 0), ("learned", 1)):  # each error said, its gaps drawn
                 ring = Circumscribe(self.note[1][k], color=theme.TEXT)
@@ -259,7 +261,7 @@ class FairComparison(MethodFigures):
 
     def show_errors(self, heading: str, errors: tuple[float, float]) -> None:
         """One line of errors under the two figures, with its heading; it replaces the line before."""
-        header = label(heading, color=theme.MUTED)
+        header = fit_width(label(heading, color=theme.MUTED), theme.SAFE_RIGHT - theme.SAFE_LEFT)
         values = VGroup(
             label(f"best Gaussian {sig2(errors[0])}").set_x(self.axes[1].get_center()[0]),
             label(f"learned {sig2(errors[1])}").set_x(self.axes[2].get_center()[0]),

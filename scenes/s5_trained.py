@@ -277,7 +277,7 @@ class TrainedHeads(BankPayoff):
         with self.beat(
             "trained-none",
             f"On this sentence, no trained head clearly shows {listed}{from_it}.",
-            shows=f"Best scores: {scores}.",
+            shows=f"Best target weights: {scores}.",
         ):
             self.play(FadeOut(self.shown), run_time=0.6)
             self.fade_in(title, run_time=1.0)
@@ -292,17 +292,18 @@ class TrainedHeads(BankPayoff):
         The previous-token head is named once, after its scores, so that a listener who hears it once
         does not take it for all of them.
         """
-        via = [f"{ON_SCREEN[m.stylised]} {best_score(m)}" for m in missing if from_previous(m)]
-        other = ", ".join(f"{ON_SCREEN[m.stylised]} {best_score(m)}" for m in missing if not from_previous(m))
+        via = [f"{SCORED[m.stylised]} {best_score(m)}" for m in missing if from_previous(m)]
+        other = ", ".join(f"{SCORED[m.stylised]} {best_score(m)}" for m in missing if not from_previous(m))
         both = "both " if len(via) == 2 else ""
-        head = f"{' and '.join(via)}, {both}from the previous-token head" if via else ""
+        head = f"{', '.join(via)}, {both}the previous-token head's" if via else ""
         return "; ".join(p for p in (head, other) if p)
 
     @staticmethod
     def why_unmatched(match: HeadMatch) -> tuple[str, ...]:
         """Why a pattern's best head is no match, as lines: the threshold, the previous-token head or both."""
         if not from_previous(match):
-            return (f"under {MATCH_THRESHOLD:g}",)
+            under = f"under {MATCH_THRESHOLD:g}"
+            return (under, "(an overlap)") if match.stylised == "H3" else (under,)
         return (
             "only via the" if match.matched else f"under {MATCH_THRESHOLD:g}, from the",
             "previous-token head",
@@ -324,3 +325,5 @@ SHORT = {"H1": "the previous token", "H2": "syntax", "H3": "distance decay", "H4
 """How the narration names each stylised pattern."""
 ON_SCREEN = {"H1": "previous", "H2": "syntax", "H3": "distance", "H4": "modifiers"}
 """Its name under a small map."""
+SCORED = {**ON_SCREEN, "H3": "distance overlap"}
+"""Its name beside its score in words: H3's score is an overlap with H3's weights, not a weight on targets."""

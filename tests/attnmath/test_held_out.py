@@ -49,3 +49,14 @@ def test_held_out_errors_reject_mismatched_test_points():
     fit = fit_similarity(X, Y, seed=0)
     with pytest.raises(ValueError):
         held_out_errors(fit, 0.1, X, Y, TX, TY[:-1])
+
+
+def test_the_noise_floor_is_the_sines_own_squared_error_and_refuses_mismatched_points():
+    from attnmath import noise_floor, noisy_sine
+
+    x, y = noisy_sine(500, noise=0.25, seed=7)
+    by_hand = sum((b - math.sin(2 * math.pi * a)) ** 2 for a, b in zip(x, y, strict=True)) / len(x)
+    assert noise_floor(x, y) == pytest.approx(by_hand, rel=1e-12)
+    assert noise_floor(x, y) == pytest.approx(0.25**2, rel=0.15)  # its expectation: the noise's variance
+    with pytest.raises(ValueError, match="x and y must be non-empty and of one length"):
+        noise_floor([0.1, 0.2], [0.3])

@@ -17,12 +17,18 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from narration.narrator import BREATH
 from narration.recordings import wav_info
 from production.media.captions import parse_srt
 from production.media.video import probe
 from production.publish.assemble import sha256
 from tests.production.browser import ARGS as CHROMIUM_ARGS
 from tests.production.shard_helpers import media_with_caches
+
+BETWEEN_BEATS = 0.75 * BREATH
+"""The shortest pause that separates two beats' speech. A beat's speech is followed by a breath
+(:data:`narration.narrator.BREATH`); where the voice's own tail is silent for under 10 ms, the detector's
+20 ms windows, centred every 10 ms, measure that pause a little short of the breath."""
 
 REPO = Path(__file__).resolve().parents[2]
 SCENES = ["LectureTitle", "FixedVsQueryWeights"]
@@ -386,7 +392,7 @@ def test_each_caption_starts_with_its_speech(build):
 
     out = build["out"]
     for clip in json.loads((out / "manifest.json").read_text())["clips"]:
-        spans = speech_onsets(decode_audio(out / clip["file"]), 48000, min_pause=0.2)
+        spans = speech_onsets(decode_audio(out / clip["file"]), 48000, min_pause=BETWEEN_BEATS)
         starts = np.array([s for s, _ in spans])
         for cue in parse_srt((out / clip["captions"]["srt"]).read_text()):
             assert np.min(np.abs(starts - cue.start)) <= 0.25, (clip["file"], cue)
@@ -400,7 +406,7 @@ def test_the_lecture_speaks_where_its_captions_say(build):
     from production.media.soundtrack import decode_audio
 
     out = build["out"]
-    spans = speech_onsets(decode_audio(out / "lecture.mp4"), 48000, min_pause=0.2)
+    spans = speech_onsets(decode_audio(out / "lecture.mp4"), 48000, min_pause=BETWEEN_BEATS)
     starts = np.array([s for s, _ in spans])
     cues = parse_srt((out / "lecture.srt").read_text())
     assert len(cues) == sum(len(parse_srt((out / f"{c}.srt").read_text())) for c in _clip_stems(out))
@@ -532,7 +538,8 @@ def check_storyboards(out: Path) -> None:
     with chromium() as browser:
         opened = open_page(browser, (out / "index.html").as_uri())
         page = opened.page
-        players = len(clips) + 1 + ("described" in json.loads((out / "manifest.json").read_text()))
+        described = "described" in json.loads((out / "manifest.json").read_text())
+        players = (len(clips) + 1) * (2 if described else 1)  # the clips and the lecture, and each described
         page.wait_for_function(f"document.body.dataset.videosLoaded === '{players}'", timeout=30000)
         for i, clip in enumerate(clips):
             buttons = page.locator(f"#section-{clip['scene']} button.beat")

@@ -92,3 +92,17 @@ def test_the_dashed_sine_and_each_curves_gap_from_it_are_drawn_where_the_data_pu
         assert on_sine >= 20 and on_curve >= 20
         widest[name] = max(spans)
     assert widest["learned"] > 2 * widest["kernel"], widest
+
+
+def test_the_fresh_points_error_names_what_the_sine_itself_scores():
+    """The held-out beat's heading gives the floor: the noise-free sine's own mean squared error there.
+
+    Recomputed by hand from the fresh points' draw; it lies near the noise's variance, S.noise squared.
+    """
+    x, _ = data(S.n_points, S.seed)
+    fx, fy = data(S.n_fresh, S.fresh_seed, min(x), max(x))
+    floor = sum((b - math.sin(2 * math.pi * a)) ** 2 for a, b in zip(fx, fy, strict=True)) / len(fx)
+    beats = {slug(b.id): b for b in script()["FixedVsQueryWeights"]}
+    heading = f"mean squared error, {S.n_fresh} fresh points; noise {floor:.3f}"
+    assert heading in beats["held-out"].words
+    assert abs(floor - S.noise**2) < 0.25 * S.noise**2
