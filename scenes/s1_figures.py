@@ -224,6 +224,7 @@ class MethodFigures(Mixin[FixedVsQueryParameters]):
             )
         )
         value = label(f"each 1/{self.x.size}", color=theme.WEIGHT).next_to(bars, RIGHT, buff=0.35)
+        value.align_to(bars, DOWN).shift(0.25 * UP)  # its foot clear of the x-axis's tick marks
         return bars, value
 
     def keep_with_words(self, k: int, *mobs: Mobject) -> None:
