@@ -243,6 +243,14 @@ class LectureScene(LiveScene, Generic[P]):
             seen.update(visible_items(self))
             self.beat_words.update(visible_words(self))
 
+    def rejoin(self, *parts: Mobject) -> None:
+        """``parts``, animated one by one, are drawn by their group again, not on their own.
+
+        manim adds a part it animates (``Write``, ``FadeIn``) to the scene's top level; left there, the
+        part outlives a later fade of its group. The caller puts them in their group (or adds the group).
+        """
+        self.remove(*(m for part in parts for m in part.get_family()))
+
     def speech_left(self) -> float:
         """Seconds of the current beat's narration still to come (0 once it has been spoken)."""
         return max(0.0, getattr(self, "speech_ends", 0.0) - self.renderer.time)

@@ -229,7 +229,7 @@ class MethodFigures(Mixin[FixedVsQueryParameters]):
 
     def keep_with_words(self, k: int, *mobs: Mobject) -> None:
         """``mobs``, drawn on figure ``k`` where it stands, leave with its words when it moves."""
-        self.remove(*(m for mob in mobs for m in mob.get_family()))  # drawn from now on with the words
+        self.rejoin(*mobs)  # drawn from now on with the words
         self.words[k].add(*mobs)
 
     def kernel_bump(self) -> VMobject:

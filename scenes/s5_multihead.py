@@ -287,7 +287,7 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
         self.when_said("rows for queries", FadeIn(rows_are), Create(row), run_time=1.0)
         self.when_said("columns for keys", FadeIn(self.header[1]), Create(column), run_time=1.0)
         self.play(FadeOut(row), FadeOut(column), run_time=0.5)
-        self.remove(*self.header)
+        self.rejoin(*self.header)
         self.add(self.header)  # one piece again, as later beats fade it
         each = LaggedStart(
             *(Circumscribe(m, color=theme.HEADS[h]) for h, m in enumerate(self.maps)), lag_ratio=0.5

@@ -255,7 +255,7 @@ class TrainedHeads(BankPayoff):
         """``heatmap``'s removed cells back as the voice reaches ``words``, one query row after another."""
         rows = [VGroup(*heatmap.cells[i * t : (i + 1) * t]) for i in range(t)]
         self.when_said(words, LaggedStart(*(FadeIn(row) for row in rows), lag_ratio=0.35), run_time=2.0)
-        self.remove(*rows)
+        self.rejoin(*rows)
         heatmap.submobjects.insert(1, heatmap.cells)  # drawn as part of the map again, under its diagonal
 
     def unmatched(self, found: RealHeads) -> None:
