@@ -99,16 +99,7 @@ class BarPanel(VGroup):
         self.n = len(np.asarray(values))
         self.y_range = y_range
         self.fill_ratio = fill_ratio
-        # Bar centres as fractions of the width: evenly spaced slots unless given.
-        if positions is None:
-            self.centres = (np.arange(self.n) + 0.5) / self.n
-            self.bar_width = fill_ratio / self.n
-        else:
-            self.centres = np.asarray(positions, dtype=float)
-            gaps = np.diff(np.sort(self.centres))
-            # As wide as the closest pair allows, but never thinner than a hairline.
-            closest = float(gaps.min()) if gaps.size else 1.0
-            self.bar_width = fill_ratio * min(max(closest, 0.4 / self.n), 1.0 / self.n)
+        self.centres, self.bar_width = self._slots(positions, fill_ratio)
         self.box = Rectangle(width=width, height=height, stroke_opacity=0.0)
         zero = self._y(0.0)
         self.baseline = Line([-width / 2, zero, 0], [width / 2, zero, 0], color=theme.MUTED)
@@ -124,26 +115,42 @@ class BarPanel(VGroup):
             )
         self.add(self.box, self.baseline, self.bars)
         if show_index:
-            # Every item numbered when there is room, else every other one.
-            step = int(np.ceil(0.75 / (width / self.n)))
-            shown = range(0, self.n, step)
-            self.index_labels = VGroup(*(label(str(i + 1), small=True, color=theme.MUTED) for i in shown))
-            for i, mob in zip(shown, self.index_labels, strict=True):
-                mob.move_to([self._x(i), self.box.get_bottom()[1] - 0.32, 0])
-            self.add(self.index_labels)
+            self._number_items(width)
         if names is not None:
-            if len(names) != self.n:
-                raise ValueError(f"names must name all {self.n} items, got {len(names)}")
-            self.name_labels, rise = slot_words(names, width / self.n, ends=2.0)
-            above = self.index_labels if show_index else self.box
-            place_below(self.name_labels, [self._x(i) for i in range(self.n)], above.get_bottom()[1], rise)
-            keep_within(self.name_labels, self.box.get_left()[0] - 0.35, self.box.get_right()[0] + 0.35)
-            self.add(self.name_labels)
+            self._name_items(names, width, below=self.index_labels if show_index else self.box)
         if title is not None:
             title.next_to(self.box, UP, buff=0.3)
             self.title = title
             self.add(title)
         self.set_values(values)
+
+    def _slots(self, positions: ArrayLike | None, fill_ratio: float) -> tuple[np.ndarray, float]:
+        """Bar centres as fractions of the width (evenly spaced unless given), and the bars' width."""
+        if positions is None:
+            return (np.arange(self.n) + 0.5) / self.n, fill_ratio / self.n
+        centres = np.asarray(positions, dtype=float)
+        gaps = np.diff(np.sort(centres))
+        # As wide as the closest pair allows, but never thinner than a hairline.
+        closest = float(gaps.min()) if gaps.size else 1.0
+        return centres, fill_ratio * min(max(closest, 0.4 / self.n), 1.0 / self.n)
+
+    def _number_items(self, width: float) -> None:
+        """Every item numbered under its bar when there is room, else every other one."""
+        step = int(np.ceil(0.75 / (width / self.n)))
+        shown = range(0, self.n, step)
+        self.index_labels = VGroup(*(label(str(i + 1), small=True, color=theme.MUTED) for i in shown))
+        for i, mob in zip(shown, self.index_labels, strict=True):
+            mob.move_to([self._x(i), self.box.get_bottom()[1] - 0.32, 0])
+        self.add(self.index_labels)
+
+    def _name_items(self, names: Sequence[str], width: float, below: Mobject) -> None:
+        """Each item's name under ``below``, staggered where neighbours would touch."""
+        if len(names) != self.n:
+            raise ValueError(f"names must name all {self.n} items, got {len(names)}")
+        self.name_labels, rise = slot_words(names, width / self.n, ends=2.0)
+        place_below(self.name_labels, [self._x(i) for i in range(self.n)], below.get_bottom()[1], rise)
+        keep_within(self.name_labels, self.box.get_left()[0] - 0.35, self.box.get_right()[0] + 0.35)
+        self.add(self.name_labels)
 
     def live_parts(self) -> tuple[list[Mobject], list[Mobject]]:
         """(parts that stay still, parts that ``set_values`` changes): only the bars move."""

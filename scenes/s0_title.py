@@ -87,6 +87,16 @@ class LectureTitle(Scaling, LectureScene[TitleParameters]):
             shows=self.mix_description(),
         ):
             self.show_mix()
+        self.the_formula()
+        self.why_root_dk()
+        with self.beat(
+            "outline", self.outline_narration(), shows=self.outline_description(), ends_section=True
+        ):
+            self.play(FadeOut(self.origins), run_time=0.6)
+            self.show_outline()
+
+    def the_formula(self) -> None:
+        """Beats: one query's weighted sum of values, its weights, and where q, k and v come from."""
         self.formula = self.build_formula()
         with self.beat(
             "weighted-sum",
@@ -109,6 +119,9 @@ class LectureTitle(Scaling, LectureScene[TitleParameters]):
             shows="q equals W Q x; k i, v i likewise use W K, W V.",
         ):
             self.show_projections()
+
+    def why_root_dk(self) -> None:
+        """Beats: the temperature root d k, the scores' variance d k, and that variance divided away."""
         with self.beat(
             "temperature",
             "The original transformer sets tau to root d k, the key's dimension.",
@@ -130,11 +143,6 @@ class LectureTitle(Scaling, LectureScene[TitleParameters]):
             "spread ever wider, then shrink alike.",
         ):
             self.show_scaled_variance()
-        with self.beat(
-            "outline", self.outline_narration(), shows=self.outline_description(), ends_section=True
-        ):
-            self.play(FadeOut(self.origins), run_time=0.6)
-            self.show_outline()
 
     # --- why: a word needs its context ------------------------------------------
     def show_sentences(self) -> None:

@@ -65,35 +65,7 @@ class KVCacheGrowth(RealDecoder, SyntaxPointer, WhyRawCache, DecodingCaches, Lec
         self.decode()
         self.title_beat()
         self.build_prompt()
-        words, n_prompt = self.params.words, self.params.n_prompt
-        with self.beat(
-            "autoregressive",
-            "Generation is autoregressive: each token is predicted from those before. "
-            "The causal mask lets each query see only itself and earlier keys.",
-            shows=f'After "{as_text(words[:n_prompt])}" comes "{words[n_prompt]}"; '
-            f"mask grid {len(words)} by {len(words)}{', full stop included' if '.' in words else ''}.",
-        ):
-            self.show_autoregressive()
-            self.until_said("causal mask")
-            self.show_mask()
-        steps = list(range(n_prompt, len(words)))
-        half = (len(steps) + 1) // 2
-        with self.beat(
-            "caches",
-            "A decoder caches each token's key and value: under the causal mask, past ones never change, "
-            "so new queries reuse them.",
-            shows="Each new word, orange, adds key and value boxes and weight bars to two heads.",
-        ):
-            self.play(FadeOut(self.grid), run_time=0.6)
-            self.fade_in(*self.text[: self.params.n_prompt], self.head_labels, self.legend, *self.prompt)
-            self.decode_steps(steps[:half])
-        with self.beat(
-            "two-heads",
-            "Take two heads: a uniform one weighs them equally; "
-            "a previous-token one picks the token just before.",
-            shows=f'Decoding reaches "{as_text(self.params.words).rstrip(".!?")}"; uniform bars shrink.',
-        ):
-            self.decode_steps(steps[half:])
+        self.decode_the_prompt()
         self.collapse_uniform_head()
         with self.beat(
             "subject-pointer",
@@ -124,6 +96,38 @@ class KVCacheGrowth(RealDecoder, SyntaxPointer, WhyRawCache, DecodingCaches, Lec
             ends_section=True,
         ):
             self.show_summary()
+
+    def decode_the_prompt(self) -> None:
+        """Beats: generation token by token under the causal mask; the cache that serves it; two heads."""
+        words, n_prompt = self.params.words, self.params.n_prompt
+        with self.beat(
+            "autoregressive",
+            "Generation is autoregressive: each token is predicted from those before. "
+            "The causal mask lets each query see only itself and earlier keys.",
+            shows=f'After "{as_text(words[:n_prompt])}" comes "{words[n_prompt]}"; '
+            f"mask grid {len(words)} by {len(words)}{', full stop included' if '.' in words else ''}.",
+        ):
+            self.show_autoregressive()
+            self.until_said("causal mask")
+            self.show_mask()
+        steps = list(range(n_prompt, len(words)))
+        half = (len(steps) + 1) // 2
+        with self.beat(
+            "caches",
+            "A decoder caches each token's key and value: under the causal mask, past ones never change, "
+            "so new queries reuse them.",
+            shows="Each new word, orange, adds key and value boxes and weight bars to two heads.",
+        ):
+            self.play(FadeOut(self.grid), run_time=0.6)
+            self.fade_in(*self.text[: self.params.n_prompt], self.head_labels, self.legend, *self.prompt)
+            self.decode_steps(steps[:half])
+        with self.beat(
+            "two-heads",
+            "Take two heads: a uniform one weighs them equally; "
+            "a previous-token one picks the token just before.",
+            shows=f'Decoding reaches "{as_text(self.params.words).rstrip(".!?")}"; uniform bars shrink.',
+        ):
+            self.decode_steps(steps[half:])
 
     # --- the numbers: real decoding through two caches ----------------------------
     def decode(self) -> None:

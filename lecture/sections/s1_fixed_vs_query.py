@@ -24,66 +24,77 @@ class FixedVsQueryParameters(Parameters):
 
 def questions(p: FixedVsQueryParameters) -> list[Question]:
     """Where the weights go when the query moves; a kernel's symmetry; why the learned similarity lost."""
-    return [
-        Question(
-            "The query moves to the right. Which of the three estimators' weights move with it?",
-            "The kernel's and attention's: both weights are functions of the query, so they shift as it "
-            "moves, attention's not always onto the nearest point. The mean's stay at 1/N.",
-            "Pause and predict: the query moves to the right. Which estimators' weights move with it?",
-            "The kernel's weight moves onto the points nearest the new query; attention's moves too, not "
-            "always onto the nearest. The mean's stays.",
-            (
-                Option(
-                    "All three",
-                    "The mean weighs every point 1/N whatever the query, so its weights never move.",
-                ),
-                Option("Kernel and attention, not the mean"),
-                Option(
-                    "None of them",
-                    "Kernel and attention weights are functions of the query, so they move with it.",
-                ),
+    return [_query_moves(p), _equal_distances(p), _tuning_gap(p)]
+
+
+def _query_moves(_p: FixedVsQueryParameters) -> Question:
+    """The asked question: whose weights move with the query."""
+    return Question(
+        "The query moves to the right. Which of the three estimators' weights move with it?",
+        "The kernel's and attention's: both weights are functions of the query, so they shift as it "
+        "moves, attention's not always onto the nearest point. The mean's stay at 1/N.",
+        "Pause and predict: the query moves to the right. Which estimators' weights move with it?",
+        "The kernel's weight moves onto the points nearest the new query; attention's moves too, not "
+        "always onto the nearest. The mean's stays.",
+        (
+            Option(
+                "All three",
+                "The mean weighs every point 1/N whatever the query, so its weights never move.",
+            ),
+            Option("Kernel and attention, not the mean"),
+            Option(
+                "None of them",
+                "Kernel and attention weights are functions of the query, so they move with it.",
             ),
         ),
-        Question(
-            "Two points sit at the same distance from the query, one on each side. How do the Gaussian "
-            "kernel's weights on them compare?",
-            "They are equal: the Gaussian kernel sees only the distance |q \u2212 x_i|, the same for both. A "
-            "learned similarity need not depend on distance alone, so it may favour one side.",
-            "",
-            "",
-            (
-                Option("They are equal"),
-                Option(
-                    "The point to the right gets more",
-                    "The kernel looks only at the distance from the query, which is the same on both sides.",
-                ),
-                Option(
-                    "The taller point gets more",
-                    "Kernel weights look at positions alone, never at the heights they average.",
-                ),
+    )
+
+
+def _equal_distances(_p: FixedVsQueryParameters) -> Question:
+    """A kernel sees only distance: two points equally far weigh the same."""
+    return Question(
+        "Two points sit at the same distance from the query, one on each side. How do the Gaussian "
+        "kernel's weights on them compare?",
+        "They are equal: the Gaussian kernel sees only the distance |q \u2212 x_i|, the same for both. A "
+        "learned similarity need not depend on distance alone, so it may favour one side.",
+        "",
+        "",
+        (
+            Option("They are equal"),
+            Option(
+                "The point to the right gets more",
+                "The kernel looks only at the distance from the query, which is the same on both sides.",
+            ),
+            Option(
+                "The taller point gets more",
+                "Kernel weights look at positions alone, never at the heights they average.",
             ),
         ),
-        Question(
-            "The learned similarity beat the Gaussian on the points it was tuned on, and lost on fresh "
-            "ones. What does that gap say?",
-            "It was tuned on those same points' own leave-one-out errors, so it fitted their noise along "
-            "with their curve, and fresh points expose that. More data, or inputs no fixed kernel can "
-            "compare, is where learning the similarity pays.",
-            "",
-            "",
-            (
-                Option(
-                    "The fresh points came from another curve",
-                    "They came from the same sine over the same range; only their noise is new.",
-                ),
-                Option("It learned the tuning points' noise"),
-                Option(
-                    "Learned similarities never beat a fixed kernel",
-                    "With more data, or inputs no fixed kernel compares well, learning the similarity pays.",
-                ),
+    )
+
+
+def _tuning_gap(_p: FixedVsQueryParameters) -> Question:
+    """What the learned similarity's gap between tuning and fresh points says."""
+    return Question(
+        "The learned similarity beat the Gaussian on the points it was tuned on, and lost on fresh "
+        "ones. What does that gap say?",
+        "It was tuned on those same points' own leave-one-out errors, so it fitted their noise along "
+        "with their curve, and fresh points expose that. More data, or inputs no fixed kernel can "
+        "compare, is where learning the similarity pays.",
+        "",
+        "",
+        (
+            Option(
+                "The fresh points came from another curve",
+                "They came from the same sine over the same range; only their noise is new.",
+            ),
+            Option("It learned the tuning points' noise"),
+            Option(
+                "Learned similarities never beat a fixed kernel",
+                "With more data, or inputs no fixed kernel compares well, learning the similarity pays.",
             ),
         ),
-    ]
+    )
 
 
 SECTION = Section(

@@ -30,64 +30,74 @@ class KernelRegressionParameters(Parameters):
 
 def questions(p: KernelRegressionParameters) -> list[Question]:
     """The widest bandwidth's estimate, what doubled heights do, and which bandwidth varies most."""
+    return [_widest_bandwidth(p), _doubled_heights(p), _fresh_samples(p)]
+
+
+def _widest_bandwidth(p: KernelRegressionParameters) -> Question:
+    """The asked question: the widest bandwidth's estimate."""
     x, y = noisy_sine(p.n_points, noise=p.noise, seed=p.seed)
-    return [
-        Question(
-            "Open the bandwidth all the way. What does the estimate become?",
-            f"A flat line at the samples' mean, {float(y.mean()):.2f}: every sample then weighs the same.",
-            "Pause and predict: open the bandwidth all the way. What does the estimate become?",
-            "A flat line at the samples' mean: every sample then weighs the same.",
-            (
-                Option("A flat line at the samples' mean"),
-                Option(
-                    "A curve through every sample",
-                    "That is the narrowest bandwidth, where each query copies its nearest sample.",
-                ),
-                Option(
-                    "A straight line along the trend",
-                    "Equal weights give the same average at every query, so no slope is left.",
-                ),
+    return Question(
+        "Open the bandwidth all the way. What does the estimate become?",
+        f"A flat line at the samples' mean, {float(y.mean()):.2f}: every sample then weighs the same.",
+        "Pause and predict: open the bandwidth all the way. What does the estimate become?",
+        "A flat line at the samples' mean: every sample then weighs the same.",
+        (
+            Option("A flat line at the samples' mean"),
+            Option(
+                "A curve through every sample",
+                "That is the narrowest bandwidth, where each query copies its nearest sample.",
+            ),
+            Option(
+                "A straight line along the trend",
+                "Equal weights give the same average at every query, so no slope is left.",
             ),
         ),
-        Question(
-            "Double every sample's height y, keeping their positions. What happens to the estimate at each "
-            "query?",
-            "It doubles: the weights depend only on the positions, so the same weights now average doubled "
-            "heights.",
-            "",
-            "",
-            (
-                Option("It doubles"),
-                Option(
-                    "It stays the same",
-                    "The weights stay, but they now average heights that are twice as large.",
-                ),
-                Option(
-                    "Its weight moves to the tallest samples",
-                    "Kernel weights look only at positions, never at the heights they average.",
-                ),
+    )
+
+
+def _doubled_heights(_p: KernelRegressionParameters) -> Question:
+    """Doubled heights double the estimate: weights read positions only."""
+    return Question(
+        "Double every sample's height y, keeping their positions. What happens to the estimate at each "
+        "query?",
+        "It doubles: the weights depend only on the positions, so the same weights now average doubled "
+        "heights.",
+        "",
+        "",
+        (
+            Option("It doubles"),
+            Option(
+                "It stays the same",
+                "The weights stay, but they now average heights that are twice as large.",
+            ),
+            Option(
+                "Its weight moves to the tallest samples",
+                "Kernel weights look only at positions, never at the heights they average.",
             ),
         ),
-        Question(
-            "Draw fresh noisy samples of the same curve and fit again. Whose estimate changes most?",
-            "The tiniest bandwidth's: it copies the nearest sample, noise and all (high variance). The "
-            "widest averages every sample, so fresh noise mostly cancels (low variance, high bias).",
-            "",
-            "",
-            (
-                Option(
-                    "The widest bandwidth's",
-                    "It averages every sample, so fresh noise mostly cancels and its curve barely moves.",
-                ),
-                Option("The tiniest bandwidth's"),
-                Option(
-                    "Every bandwidth's equally",
-                    "Wider kernels average more samples and cancel more noise; the tiniest copies "
-                    "one sample.",
-                ),
+    )
+
+
+def _fresh_samples(_p: KernelRegressionParameters) -> Question:
+    """Which bandwidth's estimate fresh noise moves most."""
+    return Question(
+        "Draw fresh noisy samples of the same curve and fit again. Whose estimate changes most?",
+        "The tiniest bandwidth's: it copies the nearest sample, noise and all (high variance). The "
+        "widest averages every sample, so fresh noise mostly cancels (low variance, high bias).",
+        "",
+        "",
+        (
+            Option(
+                "The widest bandwidth's",
+                "It averages every sample, so fresh noise mostly cancels and its curve barely moves.",
+            ),
+            Option("The tiniest bandwidth's"),
+            Option(
+                "Every bandwidth's equally",
+                "Wider kernels average more samples and cancel more noise; the tiniest copies one sample.",
             ),
         ),
-    ]
+    )
 
 
 def figure(p: KernelRegressionParameters) -> dict[str, Any]:

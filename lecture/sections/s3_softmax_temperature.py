@@ -16,7 +16,6 @@ from lecture.section import Figure, Section, floats
 __all__ = ["TemperatureParameters", "SECTION"]
 
 
-
 @dataclass(frozen=True)
 class TemperatureParameters(Parameters):
     """The memory items' scores, their words, and the temperatures the sweep covers.
@@ -62,71 +61,85 @@ class TemperatureParameters(Parameters):
 
 def questions(p: TemperatureParameters) -> list[Question]:
     """The hot and cold limits of E_a[s] and J*, and what a uniform prior changes."""
+    return [_hot_average(p), _cold_best_value(p), _uniform_prior(p)]
+
+
+def _hot_average(p: TemperatureParameters) -> Question:
+    """The asked question: E_a[s] in the hot limit."""
+    s = np.asarray(p.scores, dtype=float)
+    e_hot = float(temperature_sweep(s, [p.tau_range[1]]).expected_score[0])
+    return Question(
+        "As \u03c4 grows without bound, what does the average score E_a[s] approach?",
+        f"The plain mean of the scores, {float(s.mean()):.3f}: the weights become uniform, so they "
+        f"average the scores (at \u03c4 = {p.tau_range[1]:g} E_a[s] reads {e_hot:.3f}).",
+        "Pause and predict: as tau grows without bound, what does the average score approach?",
+        f"The plain mean of the scores, {float(s.mean()):.3f}: equal weights average them.",
+        (
+            Option(
+                "The top score",
+                "That is the cold limit: as tau falls to zero, all the weight goes to the best item.",
+            ),
+            Option(
+                "It grows without bound",
+                "That is J, through its \u03c4H term; E_a[s] averages the scores, so it stays "
+                "between the "
+                "lowest and highest.",
+            ),
+            Option("The plain mean of the scores"),
+        ),
+    )
+
+
+def _cold_best_value(p: TemperatureParameters) -> Question:
+    """J* in the cold limit, and its bounds."""
     s = np.asarray(p.scores, dtype=float)
     hot, cold, coda = temperature_sweep(s, [p.tau_range[1], p.tau_range[0], 0.6]).objective
-    e_hot = float(temperature_sweep(s, [p.tau_range[1]]).expected_score[0])
+    return Question(
+        "As \u03c4 \u2192 0, what does the best value J* = \u03c4 log \u03a3 e^{s_i/\u03c4} approach?",
+        f"The top score, max s_i = {float(s.max()):g} (at \u03c4 = {p.tau_range[0]:g} J* = "
+        f"{float(cold):.2f}); at large \u03c4 it grows like \u03c4 log N ({float(hot):.0f} at "
+        f"\u03c4 = {p.tau_range[1]:g}). At every \u03c4, max s \u2264 J* \u2264 max s + \u03c4 log N.",
+        "",
+        "",
+        (
+            Option("The top score"),
+            Option(
+                "The plain mean of the scores",
+                "The mean is where the average score goes as \u03c4 grows; J* stays above the top score.",
+            ),
+            Option(
+                "Zero",
+                "J* is never below the top score: the sum inside the log holds e^{max s/\u03c4}.",
+            ),
+        ),
+    )
+
+
+def _uniform_prior(p: TemperatureParameters) -> Question:
+    """A uniform prior: the weights stay, J drops by tau log N."""
+    s = np.asarray(p.scores, dtype=float)
+    hot, cold, coda = temperature_sweep(s, [p.tau_range[1], p.tau_range[0], 0.6]).objective
     uniform = np.full(s.size, 1.0 / s.size)
     with_prior = float(temperature_sweep(s, [0.6], prior=uniform).objective[0])
-    return [
-        Question(
-            "As \u03c4 grows without bound, what does the average score E_a[s] approach?",
-            f"The plain mean of the scores, {float(s.mean()):.3f}: the weights become uniform, so they "
-            f"average the scores (at \u03c4 = {p.tau_range[1]:g} E_a[s] reads {e_hot:.3f}).",
-            "Pause and predict: as tau grows without bound, what does the average score approach?",
-            f"The plain mean of the scores, {float(s.mean()):.3f}: equal weights average them.",
-            (
-                Option(
-                    "The top score",
-                    "That is the cold limit: as tau falls to zero, all the weight goes to the best item.",
-                ),
-                Option(
-                    "It grows without bound",
-                    "That is J, through its \u03c4H term; E_a[s] averages the scores, so it stays "
-                    "between the "
-                    "lowest and highest.",
-                ),
-                Option("The plain mean of the scores"),
+    return Question(
+        "Add a uniform prior: what happens to the weights, and to J at \u03c4 = 0.6?",
+        f"The weights stay put; J drops by \u03c4 log N = {0.6 * np.log(s.size):.2f}, from "
+        f"{float(coda):.2f} to {with_prior:.2f}.",
+        "",
+        "",
+        (
+            Option(
+                "The weights flatten; J stays",
+                "A uniform prior adds one constant to every score, and softmax ignores a shared shift.",
             ),
-        ),
-        Question(
-            "As \u03c4 \u2192 0, what does the best value J* = \u03c4 log \u03a3 e^{s_i/\u03c4} approach?",
-            f"The top score, max s_i = {float(s.max()):g} (at \u03c4 = {p.tau_range[0]:g} J* = "
-            f"{float(cold):.2f}); at large \u03c4 it grows like \u03c4 log N ({float(hot):.0f} at "
-            f"\u03c4 = {p.tau_range[1]:g}). At every \u03c4, max s \u2264 J* \u2264 max s + \u03c4 log N.",
-            "",
-            "",
-            (
-                Option("The top score"),
-                Option(
-                    "The plain mean of the scores",
-                    "The mean is where the average score goes as \u03c4 grows; J* stays above the top score.",
-                ),
-                Option(
-                    "Zero",
-                    "J* is never below the top score: the sum inside the log holds e^{max s/\u03c4}.",
-                ),
+            Option(
+                "The weights stay; J stays",
+                "\u03c4 KL(a\u2016u) = \u03c4 log N \u2212 \u03c4H(a): the penalty exceeds the "
+                "entropy bonus by \u03c4 log N.",
             ),
+            Option("The weights stay; J drops by \u03c4 log N"),
         ),
-        Question(
-            "Add a uniform prior: what happens to the weights, and to J at \u03c4 = 0.6?",
-            f"The weights stay put; J drops by \u03c4 log N = {0.6 * np.log(s.size):.2f}, from "
-            f"{float(coda):.2f} to {with_prior:.2f}.",
-            "",
-            "",
-            (
-                Option(
-                    "The weights flatten; J stays",
-                    "A uniform prior adds one constant to every score, and softmax ignores a shared shift.",
-                ),
-                Option(
-                    "The weights stay; J stays",
-                    "\u03c4 KL(a\u2016u) = \u03c4 log N \u2212 \u03c4H(a): the penalty exceeds the "
-                    "entropy bonus by \u03c4 log N.",
-                ),
-                Option("The weights stay; J drops by \u03c4 log N"),
-            ),
-        ),
-    ]
+    )
 
 
 def figure(p: TemperatureParameters) -> dict[str, Any]:

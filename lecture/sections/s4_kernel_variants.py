@@ -24,70 +24,81 @@ class KernelVariantsParameters(Parameters):
     tau_path: tuple[float, ...] = (1.0, 0.05, 0.5)
 
 
-def questions(_p: KernelVariantsParameters) -> list[Question]:
+def questions(p: KernelVariantsParameters) -> list[Question]:
     """A zero bias, which variants decode with a fixed state, and a window's count of scores."""
+    return [_zero_bias(p), _fixed_state(p), _window_count(p)]
+
+
+def _zero_bias(_p: KernelVariantsParameters) -> Question:
+    """The asked question: a zero position bias."""
+    return Question(
+        "Set every position bias to zero. What do the weights become?",
+        "The content weights alone: a flat prior, r_i = 1/N, changes nothing (section three's "
+        "uniform prior).",
+        "Pause and predict: set every position bias to zero. What do the weights become?",
+        "The content weights alone: a flat prior changes nothing.",
+        (
+            Option("The content weights alone"),
+            Option(
+                "Uniform over every position",
+                "The content scores still differ, and softmax keeps their differences.",
+            ),
+            Option(
+                "All on the nearest key",
+                "Favouring near keys takes a bias that falls with distance; a zero bias favours none.",
+            ),
+        ),
+    )
+
+
+def _fixed_state(_p: KernelVariantsParameters) -> Question:
+    """Which variants decode with a fixed-size state."""
+    return Question(
+        "Which of these can hold the past in a fixed-size state instead of every key and value: "
+        "softmax, linear attention, a local window, ALiBi, T5?",
+        "Linear attention (one d\u00d7d state and a normaliser) and the window (its last w entries). "
+        "Softmax, ALiBi and T5 weigh every past key by e^{q\u00b7k/\u03c4} (times a position factor for "
+        "ALiBi and T5), so they keep them all.",
+        "",
+        "",
+        (
+            Option(
+                "Only linear attention",
+                "A window keeps only its last w keys and values, a fixed size too.",
+            ),
+            Option(
+                "All but plain softmax",
+                "ALiBi and T5 only rescale softmax's e^{q\u00b7k/\u03c4} by position; that still "
+                "needs every key.",
+            ),
+            Option("Linear attention and the local window"),
+        ),
+    )
+
+
+def _window_count(_p: KernelVariantsParameters) -> Question:
+    """A causal window's count of scores against full causal attention's."""
     n, w = 1000, 5  # w keys kept, the query's own included: the narration's and the picture's w
     window = int(local_window_mask(n, w - 1, causal=True).sum())
     full = int(np.tril(np.ones((n, n), dtype=bool)).sum())
-    return [
-        Question(
-            "Set every position bias to zero. What do the weights become?",
-            "The content weights alone: a flat prior, r_i = 1/N, changes nothing (section three's "
-            "uniform prior).",
-            "Pause and predict: set every position bias to zero. What do the weights become?",
-            "The content weights alone: a flat prior changes nothing.",
-            (
-                Option("The content weights alone"),
-                Option(
-                    "Uniform over every position",
-                    "The content scores still differ, and softmax keeps their differences.",
-                ),
-                Option(
-                    "All on the nearest key",
-                    "Favouring near keys takes a bias that falls with distance; a zero bias favours none.",
-                ),
+    return Question(
+        f"A causal window keeps each query's last w = {w} keys, its own included. How many "
+        f"query\u2013key scores does a sequence of N = {n:,} tokens need, against full causal attention?",
+        f"{window:,} against {full:,}: about N\u00b7w instead of N\u00b2/2.",
+        "",
+        "",
+        (
+            Option("About N\u00b7w instead of about half of N\u00b2"),
+            Option(
+                "The same: every query still scores every key",
+                "Each query scores only the keys inside its window, at most w of them.",
+            ),
+            Option(
+                "About w\u00b2, whatever N is",
+                "Every one of the N queries scores up to w keys, so the count grows with N.",
             ),
         ),
-        Question(
-            "Which of these can hold the past in a fixed-size state instead of every key and value: "
-            "softmax, linear attention, a local window, ALiBi, T5?",
-            "Linear attention (one d\u00d7d state and a normaliser) and the window (its last w entries). "
-            "Softmax, ALiBi and T5 weigh every past key by e^{q\u00b7k/\u03c4} (times a position factor for "
-            "ALiBi and T5), so they keep them all.",
-            "",
-            "",
-            (
-                Option(
-                    "Only linear attention",
-                    "A window keeps only its last w keys and values, a fixed size too.",
-                ),
-                Option(
-                    "All but plain softmax",
-                    "ALiBi and T5 only rescale softmax's e^{q\u00b7k/\u03c4} by position; that still "
-                    "needs every key.",
-                ),
-                Option("Linear attention and the local window"),
-            ),
-        ),
-        Question(
-            f"A causal window keeps each query's last w = {w} keys, its own included. How many "
-            f"query\u2013key scores does a sequence of N = {n:,} tokens need, against full causal attention?",
-            f"{window:,} against {full:,}: about N\u00b7w instead of N\u00b2/2.",
-            "",
-            "",
-            (
-                Option("About N\u00b7w instead of about half of N\u00b2"),
-                Option(
-                    "The same: every query still scores every key",
-                    "Each query scores only the keys inside its window, at most w of them.",
-                ),
-                Option(
-                    "About w\u00b2, whatever N is",
-                    "Every one of the N queries scores up to w keys, so the count grows with N.",
-                ),
-            ),
-        ),
-    ]
+    )
 
 
 def figure(p: KernelVariantsParameters) -> dict[str, Any]:

@@ -105,78 +105,87 @@ def token_count(text: str) -> int:
         raise ConfigError(f"cannot count the decoder's tokens: {exc}") from None
 
 
-def questions(_p: KVCacheParameters) -> list[Question]:
+def questions(p: KVCacheParameters) -> list[Question]:
     """The raw cache at twice the context; a real model's cache ungrouped; what an evicting cache keeps."""
+    return [_double_the_context(p), _ungrouped_cache(p), _sink_tokens(p)]
+
+
+def _double_the_context(_p: KVCacheParameters) -> Question:
+    """The asked question: the raw cache at twice the context."""
     long = kv_cache_bytes(**MODEL, seq_len=2 * CONTEXT) / 2**30
-    real = real_memory()
     per_token = kv_cache_bytes(**MODEL, seq_len=1)
+    return Question(
+        f"The section's model keeps {per_token // 1024} KiB of raw cache a token. Double the context, "
+        f"from {CONTEXT:,} to {2 * CONTEXT:,} tokens: what happens to the cache?",
+        f"It doubles, to {long:.0f} GiB: the raw cache grows linearly, twice the {CONTEXT:,}-token figure.",
+        "Pause and predict: double the context. What happens to the raw cache?",
+        f"It doubles, to {long:.0f} gibibytes: the raw cache grows linearly.",
+        (
+            Option(
+                "It stays the same size",
+                "The cache keeps a key and a value for every token, so it grows with them.",
+            ),
+            Option("It doubles"),
+            Option(
+                "It quadruples",
+                "The scores grow with the square of the length; the cache keeps one entry a token.",
+            ),
+        ),
+    )
+
+
+def _ungrouped_cache(_p: KVCacheParameters) -> Question:
+    """SmolLM2's cache a token without grouped-query attention."""
+    real = real_memory()
+    return Question(
+        f"SmolLM2-135M keeps {kib(real.grouped)} KiB of fp16 cache a token: in each of its "
+        f"{real.n_layers} layers, {real.n_heads} query heads share {real.n_kv_heads} key-value heads. "
+        "Give every query head its own key-value head: what happens to the cache a token?",
+        f"It triples, to {kib(real.ungrouped)} KiB: the cache holds a key and a value for each key-value "
+        f"head, and there are now {real.n_heads} of them instead of {real.n_kv_heads}. The query heads "
+        "keep nothing. This sharing is grouped-query attention.",
+        "",
+        "",
+        (
+            Option(
+                "It stays the same",
+                "The cache stores a key and a value for each key-value head, so more of them store more.",
+            ),
+            Option(
+                "It grows ninefold",
+                "The key-value heads go from three to nine a layer: three times as many, not nine.",
+            ),
+            Option("It triples"),
+        ),
+    )
+
+
+def _sink_tokens(_p: KVCacheParameters) -> Question:
+    """Which tokens an evicting cache should keep: the sinks."""
     evicted, sinks_found = real_eviction(), real_sinks()
     full, windowed, sinks = (f"{x:.0f}" for x in evicted.perplexities)
-    return [
-        Question(
-            f"The section's model keeps {per_token // 1024} KiB of raw cache a token. Double the context, "
-            f"from {CONTEXT:,} to {2 * CONTEXT:,} tokens: what happens to the cache?",
-            f"It doubles, to {long:.0f} GiB: the raw cache grows linearly, twice the {CONTEXT:,}-token "
-            "figure.",
-            "Pause and predict: double the context. What happens to the raw cache?",
-            f"It doubles, to {long:.0f} gibibytes: the raw cache grows linearly.",
-            (
-                Option(
-                    "It stays the same size",
-                    "The cache keeps a key and a value for every token, so it grows with them.",
-                ),
-                Option("It doubles"),
-                Option(
-                    "It quadruples",
-                    "The scores grow with the square of the length; the cache keeps one entry a token.",
-                ),
+    return Question(
+        f"SmolLM2 reads a passage with a cache that keeps only its last {evicted.window} tokens, and its "
+        f"loss rises. Which {evicted.sinks} more tokens, kept, bring most of it back?",
+        f"The first {evicted.sinks}: on random tokens, {sinks_found.count} of its {sinks_found.n_heads} "
+        f"heads park over half their weight on the first token, an attention sink. Perplexity is "
+        f"{full} with the full cache, {windowed} with the window, and "
+        f"{sinks} with the sinks kept beside it.",
+        "",
+        "",
+        (
+            Option(f"The first {evicted.sinks} tokens"),
+            Option(
+                "Those just before the window",
+                "That only widens the window; the loss rose because the first token, where heads park "
+                "weight, was evicted.",
+            ),
+            Option(
+                "Any tokens: more context helps",
+                "Tokens are not alike: most heads park spare weight on the first, so evicting it hurts most.",
             ),
         ),
-        Question(
-            f"SmolLM2-135M keeps {kib(real.grouped)} KiB of fp16 cache a token: in each of its "
-            f"{real.n_layers} layers, {real.n_heads} query heads share {real.n_kv_heads} key-value heads. "
-            "Give every query head its own key-value head: what happens to the cache a token?",
-            f"It triples, to {kib(real.ungrouped)} KiB: the cache holds a key and a value for each key-value "
-            f"head, and there are now {real.n_heads} of them instead of {real.n_kv_heads}. The query heads "
-            "keep nothing. This sharing is grouped-query attention.",
-            "",
-            "",
-            (
-                Option(
-                    "It stays the same",
-                    "The cache stores a key and a value for each key-value head, so more of them store more.",
-                ),
-                Option(
-                    "It grows ninefold",
-                    "The key-value heads go from three to nine a layer: three times as many, not nine.",
-                ),
-                Option("It triples"),
-            ),
-        ),
-        Question(
-            f"SmolLM2 reads a passage with a cache that keeps only its last {evicted.window} tokens, and its "
-            f"loss rises. Which {evicted.sinks} more tokens, kept, bring most of it back?",
-            f"The first {evicted.sinks}: on random tokens, {sinks_found.count} of its {sinks_found.n_heads} "
-            f"heads park over half their weight on the first token, an attention sink. Perplexity is "
-            f"{full} with the full cache, {windowed} with the window, and "
-            f"{sinks} with the sinks kept beside it.",
-            "",
-            "",
-            (
-                Option(f"The first {evicted.sinks} tokens"),
-                Option(
-                    "Those just before the window",
-                    "That only widens the window; the loss rose because the first token, where heads park "
-                    "weight, was evicted.",
-                ),
-                Option(
-                    "Any tokens: more context helps",
-                    "Tokens are not alike: most heads park spare weight on the first, so evicting it "
-                    "hurts most.",
-                ),
-            ),
-        ),
-    ]
+    )
 
 
 def decode_weights(words: tuple[str, ...], strength: float, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:

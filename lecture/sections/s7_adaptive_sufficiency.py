@@ -13,75 +13,86 @@ from lecture.sections import s1_fixed_vs_query, s3_softmax_temperature
 __all__ = ["SECTION"]
 
 
-def questions(_p: Parameters) -> list[Question]:
+def questions(p: Parameters) -> list[Question]:
     """Why the cache keeps raw keys; two queries' summaries of the same words; known queries would fold."""
+    return [_raw_cache_stays(p), _shared_shift(p), _known_queries(p)]
+
+
+def _raw_cache_stays(_p: Parameters) -> Question:
+    """The asked question: no fixed-size summary serves every future query."""
+    return Question(
+        "Could a softmax-attention decoder replace its raw keys and values by one fixed-size summary "
+        "that serves every future query exactly?",
+        "No: e^{q\u00b7k/\u03c4} has no exact finite split into a query part and a key part, so no "
+        "fixed-size summary serves every future query; the cache keeps them all.",
+        "Pause and predict: could a softmax decoder swap its raw keys and values for one fixed-size "
+        "summary that serves every future query?",
+        "No: softmax's kernel has no exact finite split, so the cache keeps them all.",
+        (
+            Option("No: the raw cache stays"),
+            Option(
+                "Yes: a running sum of the values",
+                "A running sum serves a query only when its weights split into query and key parts.",
+            ),
+            Option(
+                "Yes: a state like linear attention's",
+                "That state serves \u03c6(q)\u00b7\u03c6(k); softmax's e^{q\u00b7k/\u03c4} has "
+                "no finite feature map.",
+            ),
+        ),
+    )
+
+
+def _shared_shift(_p: Parameters) -> Question:
+    """Two queries whose scores differ by a constant share one average."""
     a = softmax(np.array([2.0, 0.0, 0.0]), 1.0)
     b = softmax(np.array([3.0, 1.0, 1.0]), 1.0)
     assert np.allclose(a, b), "bug: a shared shift must leave softmax's weights alone"
-    return [
-        Question(
-            "Could a softmax-attention decoder replace its raw keys and values by one fixed-size summary "
-            "that serves every future query exactly?",
-            "No: e^{q\u00b7k/\u03c4} has no exact finite split into a query part and a key part, so no "
-            "fixed-size summary serves every future query; the cache keeps them all.",
-            "Pause and predict: could a softmax decoder swap its raw keys and values for one fixed-size "
-            "summary that serves every future query?",
-            "No: softmax's kernel has no exact finite split, so the cache keeps them all.",
-            (
-                Option("No: the raw cache stays"),
-                Option(
-                    "Yes: a running sum of the values",
-                    "A running sum serves a query only when its weights split into query and key parts.",
-                ),
-                Option(
-                    "Yes: a state like linear attention's",
-                    "That state serves \u03c6(q)\u00b7\u03c6(k); softmax's e^{q\u00b7k/\u03c4} has "
-                    "no finite feature map.",
-                ),
+    return Question(
+        "Two queries score the same three words (2, 0, 0) and (3, 1, 1). At \u03c4 = 1, can one weighted "
+        "average of the words serve both?",
+        f"Yes: their scores differ by a constant, and softmax ignores a shift shared by all scores, so "
+        f"both put {float(a[0]):.2f}, {float(a[1]):.2f} and {float(a[2]):.2f} on the three words. Scores "
+        "that differ in their gaps would need two averages.",
+        "",
+        "",
+        (
+            Option("Yes: their scores differ by a constant"),
+            Option(
+                "No: each query has its own scores",
+                "Softmax ignores a shift shared by all scores, so the two give the same weights.",
+            ),
+            Option(
+                "No: the second query is sharper",
+                "Sharpness depends on the gaps between scores, and both have the same gaps.",
             ),
         ),
-        Question(
-            "Two queries score the same three words (2, 0, 0) and (3, 1, 1). At \u03c4 = 1, can one weighted "
-            "average of the words serve both?",
-            f"Yes: their scores differ by a constant, and softmax ignores a shift shared by all scores, so "
-            f"both put {float(a[0]):.2f}, {float(a[1]):.2f} and {float(a[2]):.2f} on the three words. Scores "
-            "that differ in their gaps would need two averages.",
-            "",
-            "",
-            (
-                Option("Yes: their scores differ by a constant"),
-                Option(
-                    "No: each query has its own scores",
-                    "Softmax ignores a shift shared by all scores, so the two give the same weights.",
-                ),
-                Option(
-                    "No: the second query is sharper",
-                    "Sharpness depends on the gaps between scores, and both have the same gaps.",
-                ),
+    )
+
+
+def _known_queries(_p: Parameters) -> Question:
+    """What known future queries would let a decoder keep."""
+    return Question(
+        "Suppose every future query were known in advance. What could a decoder keep instead of its raw "
+        "keys and values?",
+        "For each known query, a running weighted sum of the values and its normaliser: with the query "
+        "fixed, each token's weight e^{q\u00b7k/\u03c4} is one number, added as the token arrives. But "
+        "that is one sum per future query, so memory grows with their number, and real future queries "
+        "depend on outputs not yet computed: the cache keeps the raw keys and values.",
+        "",
+        "",
+        (
+            Option(
+                "Nothing less than every key and value",
+                "With the query fixed, each token's weight is one number, so a running sum is exact.",
+            ),
+            Option("A running sum and normaliser per query"),
+            Option(
+                "Only the last key and value",
+                "A known query may still weigh any earlier token; the last one alone loses the rest.",
             ),
         ),
-        Question(
-            "Suppose every future query were known in advance. What could a decoder keep instead of its raw "
-            "keys and values?",
-            "For each known query, a running weighted sum of the values and its normaliser: with the query "
-            "fixed, each token's weight e^{q\u00b7k/\u03c4} is one number, added as the token arrives. But "
-            "that is one sum per future query, so memory grows with their number, and real future queries "
-            "depend on outputs not yet computed: the cache keeps the raw keys and values.",
-            "",
-            "",
-            (
-                Option(
-                    "Nothing less than every key and value",
-                    "With the query fixed, each token's weight is one number, so a running sum is exact.",
-                ),
-                Option("A running sum and normaliser per query"),
-                Option(
-                    "Only the last key and value",
-                    "A known query may still weigh any earlier token; the last one alone loses the rest.",
-                ),
-            ),
-        ),
-    ]
+    )
 
 
 SECTION = Section(

@@ -259,14 +259,20 @@ def _estimated_peak(envelope: np.ndarray, gain: np.ndarray, regain_db: float) ->
     return 20 * np.log10(peak) if peak > 0 else -np.inf
 
 
+def _at_target(samples: np.ndarray, sr: int, target_lufs: float) -> np.ndarray | None:
+    """``samples`` as frames gained to ``target_lufs``; None for silence or under 400 ms (no loudness)."""
+    x = _as_frames(samples)
+    loudness = _loudness(x, sr)
+    return x * _gain(target_lufs - loudness) if np.isfinite(loudness) else None
+
+
 def normalise(
     samples: np.ndarray, sr: int, *, target_lufs: float = TARGET_LUFS, max_true_peak: float = MAX_TRUE_PEAK
 ) -> np.ndarray:
     """Bring a signal to ``target_lufs`` integrated loudness with true peaks at most ``max_true_peak``.
 
-    The signal is gained to the target; if its peaks then pass the ceiling, the
-    gained signal is limited and gained again, with the limiter's ceiling lowered
-    each round by what the re-gain pushed the peaks over, until both hold.
+    The signal is gained to the target; if its peaks then pass the ceiling, it is limited and gained
+    again, the limiter's ceiling lowered each round by what the re-gain pushed the peaks over.
 
     Parameters
     ----------
@@ -282,20 +288,17 @@ def normalise(
     Returns
     -------
     numpy.ndarray
-        Float32 samples within 0.5 LU of the target and with true peaks at least
-        ``SAFETY_DB`` under the ceiling; silence (or a signal shorter than 400 ms,
-        which has no integrated loudness) comes back unchanged.
+        Float32 samples within 0.5 LU of the target, true peaks ``SAFETY_DB`` under the ceiling. Silence,
+        or a signal shorter than 400 ms (it has no integrated loudness), comes back unchanged.
 
     Raises
     ------
     ValueError
         If no amount of limiting meets both limits (a ceiling far below the target).
     """
-    x = _as_frames(samples)
-    loudness = _loudness(x, sr)
-    if not np.isfinite(loudness):
+    x = _at_target(samples, sr, target_lufs)
+    if x is None:
         return np.array(samples, dtype=np.float32)
-    x = x * _gain(target_lufs - loudness)
     envelope = _peak_envelope(x)
     ceiling = max_true_peak - SAFETY_DB
     # Each round's signal is gained to the target from its own measured loudness, and loudness is
