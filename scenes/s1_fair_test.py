@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 from manim import (
-    UP,
     Animation,
     Circle,
     Circumscribe,
@@ -31,23 +30,18 @@ from manim import (
 from attnmath import SimilarityFit, loo_predictions, nadaraya_watson, noise_floor, sine, weight_parameters
 from drawing import theme
 from drawing.plots import band, curve, dashed_curve
-from drawing.widgets import fit_width, label
-from scenes.base import SAID
-from scenes.s1_figures import Y_RANGE, MethodFigures
+from scenes.base import SAID, Said
+from scenes.s1_errors import LEARNED, ErrorsLine, sig2
+from scenes.s1_figures import Y_RANGE
 
-__all__ = ["FairComparison", "NOISE_RATIO", "sig2"]
+__all__ = ["FairComparison", "NOISE_RATIO"]
 
 
 NOISE_RATIO = 3.0
 """How many times further from the sine than the kernel's the learned curve must lie for the noise beat."""
 
 
-def sig2(value: float) -> str:
-    """``value`` to two significant figures, as the narration says it and the screen shows it."""
-    return f"{value:.2g}"
-
-
-class FairComparison(MethodFigures):
+class FairComparison(ErrorsLine):
     """Mixin for section 1's scene: leave-one-out and held-out errors, and what they say."""
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in
@@ -66,63 +60,9 @@ class FairComparison(MethodFigures):
     # --- a fair comparison: both fitted on the 10 points, judged on fresh ones ------
     def compare_fits(self) -> None:
         """Both similarities are fitted by leave-one-out; only fresh points judge them fairly."""
-        (g_loo, a_loo), (g_new, a_new) = (tuple(map(sig2, pair)) for pair in (self.loo, self.held_out))
-        with self.beat(
-            "fitted",
-            f"Both tuned on these {self.x.size} points, each predicted from the rest; the learned "
-            f"family, containing every Gaussian, errs less: {a_loo} against {g_loo}.",
-            shows=f"Lines join each point to its prediction from the rest; errors: learned {a_loo}, "
-            f"Gaussian {g_loo}.",
-        ):
-            self.loo_shown = self.loo_errors((1, 2))  # the fresh points replace them
-            self.when_said("each predicted", Create(self.loo_shown), run_time=1.8)
-            self.when_said("containing every", self.gaussian_in_learned(), run_time=1.5)
-            self.until_said("errs less")
-            self.show_errors("leave-one-out mean squared error, both tuned on it", self.loo)
-        with self.beat(
-            "held-out",
-            f"On {self.n_fresh} fresh points, each predicted from the {self.x.size}, "
-            f"the Gaussian's error is {g_new}; the learned similarity's, {a_new}.",
-            shows="Fresh points fill both plots; grey lines join each to its curve: shorter for "
-            f"{'Gaussian' if self.held_out[0] < self.held_out[1] else 'learned'}.",
-        ):
-            self.show_fresh_points()
-            self.until_said("each predicted from")
-            floor = noise_floor(*self.fresh)  # the noise's own error, what the sine scores: none does better
-            heading = f"mean squared error, {self.n_fresh} fresh points; noise {floor:.3f}"
-            self.show_errors(heading, self.held_out)
-            gaps = self.fresh_gaps()
-            for words, k in (("error is", 0), ("learned", 1)):  # each error said, its gaps drawn
-                ring = Circumscribe(self.note[1][k], color=theme.TEXT)
-                self.when_said(words, Create(gaps[k]), ring, run_time=1.5)
-        with self.beat(
-            "overfit",
-            self.overfit_narration(),
-            shows=SAID,  # attention's curve only flashes as the voice names the learned similarity
-        ):
-            curve = self.figures[2][0][2]
-            if self.held_out[1] < self.held_out[0]:  # it won: its curve is named, with the kernel's rule
-                self.play(Indicate(curve, color=theme.TEXT, scale_factor=1.0), run_time=2.0)
-                self.when_said(
-                    "tuned kernel", Circumscribe(self.words[1][0][1], color=theme.TEXT), run_time=1.5
-                )
-            else:
-                learned = Circumscribe(self.words[2][0][1], color=theme.TEXT)  # its numbers: W_Q and W_K
-                self.when_said("projections hold", learned, run_time=1.2)
-                fitted = self.dots_in_turn(2)  # the points it was tuned on, alone again
-                self.when_said("fewer than", *self.fresh_leave(), fitted, run_time=1.5)
-                self.when_said("their errors", *self.own_errors(), run_time=1.5)
-                warned = Indicate(curve, color=theme.WARNING, scale_factor=1.0)
-                self.when_said("follows", warned, run_time=2.0)
-        if self.bends_to_noise():
-            with self.beat(
-                "noise",
-                "Dashed, the sine the points were drawn from: the learned curve bends to their noise; the "
-                "kernel's stays near it.",
-                shows="Shading marks each curve's gap from the sine: wide for learned, a sliver for kernel.",
-            ):
-                self.show_truth()
-                self.show_noise()
+        self.tuned_errors()
+        self.fresh_errors()
+        self.why_learned_lost()
         with self.beat(
             "when-learned-wins",
             "Learned similarity tends to pay off with more data, and where no fixed kernel knows "
@@ -134,6 +74,97 @@ class FairComparison(MethodFigures):
             self.until_said("fixed kernel")
             self.show_errors_note("or where no fixed kernel knows which inputs are alike")
             self.clear_truth()
+
+    def tuned_errors(self) -> None:
+        """Beat: both tuned by leave-one-out on the same points; the learned family errs less."""
+        g_loo, a_loo = map(sig2, self.loo)
+        with self.beat(
+            "fitted",
+            f"Both tuned on these {self.x.size} points, each predicted from the rest; the learned "
+            f"family, containing every Gaussian, errs less: {a_loo} against {g_loo}.",
+            shows=f"Lines join each point to its prediction from the rest; errors: learned {a_loo}, "
+            f"Gaussian {g_loo}.",
+        ):
+            row = self.errors_row("leave-one-out mean squared error, both tuned on it", self.loo)
+            self.show_row(row, [FadeIn(row.header)])
+            self.loo_shown = self.loo_errors((1, 2))  # the fresh points replace them
+            self.when_said("each predicted", Create(self.loo_shown), run_time=1.8)
+            self.when_said("containing every", self.gaussian_in_learned(), run_time=1.5)
+            self.when_said("errs less", FadeIn(row.names), *row.grow(), run_time=1.2)
+
+    def fresh_errors(self) -> None:
+        """Beat: fresh points judge both; each error is said as its gaps are drawn and its bar grows."""
+        g_new, a_new = map(sig2, self.held_out)
+        with self.beat(
+            "held-out",
+            f"On {self.n_fresh} fresh points, each predicted from the {self.x.size}, "
+            f"the Gaussian's error is {g_new}; the learned similarity's, {a_new}.",
+            shows="Fresh points; grey lines join each to its curve, shorter for "
+            f"{'Gaussian' if self.held_out[0] < self.held_out[1] else 'learned'}; noise floor "
+            f"{noise_floor(*self.fresh):.3f}.",
+        ):
+            self.show_fresh_points()
+            self.until_said("each predicted from")
+            floor = noise_floor(*self.fresh)  # the noise's own error, what the sine scores: none does better
+            row = self.errors_row(
+                f"mean squared error, {self.n_fresh} fresh points; noise {floor:.3f}", self.held_out
+            )
+            self.show_row(row, [FadeIn(row.header, row.names)])
+            gaps = self.fresh_gaps()
+            for words, k in (
+                ("error is", 0),
+                ("learned", 1),
+            ):  # each error said: its gaps drawn, its bar grown
+                self.when_said(words, Create(gaps[k]), row.grow()[k], run_time=1.5)
+
+    def why_learned_lost(self) -> None:
+        """Beats: what the fresh points say; if the learned curve bends to the noise, the sine shows it."""
+        with self.beat("overfit", self.overfit_narration(), shows=self.overfit_description()):
+            curve = self.figures[2][0][2]
+            if self.held_out[1] < self.held_out[0]:  # it won: its curve is named, with the kernel's rule
+                self.play(Indicate(curve, color=theme.TEXT, scale_factor=1.0), run_time=2.0)
+                self.when_said(
+                    "tuned kernel", Circumscribe(self.words[1][0][1], color=theme.TEXT), run_time=1.5
+                )
+            else:
+                self.tuned_then_fresh(curve)
+        if self.bends_to_noise():
+            with self.beat(
+                "noise",
+                "Dashed, the sine the points were drawn from: the learned curve bends to their noise; the "
+                "kernel's stays near it.",
+                shows="Shaded gaps from the sine: wide for learned, its curve flagged; slim for kernel.",
+            ):
+                self.show_truth()
+                self.show_noise()
+
+    def tuned_then_fresh(self, curve: VMobject) -> None:
+        """The learned similarity's few numbers, its points, its errors on them and on fresh ones.
+
+        The errors row becomes the learned similarity's own: the leave-one-out error it was tuned on,
+        and the fresh points' error, on one scale. The kernel's plot dims while the words are about
+        attention alone, until the noise beat brings it back (:meth:`show_noise`).
+        """
+        learned = Circumscribe(self.words[2][0][1], color=theme.TEXT)  # its numbers: W_Q and W_K
+        free, total = self.projection_numbers()
+        counted = self.errors_note(f"its projections: {total} numbers, {free} move the weights")
+        self.when_said("projections hold", learned, *counted, run_time=1.2)
+        fitted = self.dots_in_turn(2)  # the points it was tuned on, alone again
+        self.when_said("fewer than", *self.fresh_leave(), fitted, run_time=1.5)
+        row = self.errors_row(
+            "the learned similarity's mean squared error", (self.loo[1], self.held_out[1]), LEARNED
+        )
+        self.when_said("their errors", *self.own_errors(), self.replace_row(row), run_time=1.5)
+        self.dimmed = self.dim_over(self.figures[1])
+        warned = Indicate(curve, color=theme.WARNING, scale_factor=1.0)
+        self.when_said("follows", warned, FadeIn(self.dimmed), run_time=2.0)
+
+    def overfit_description(self) -> str | Said:
+        """What the overfit beat shows beyond its words: the learned similarity's two errors, when it lost."""
+        if self.held_out[1] < self.held_out[0]:
+            return SAID  # attention's curve only flashes as the voice names the learned similarity
+        tuned, fresh = sig2(self.loo[1]), sig2(self.held_out[1])
+        return f"Learned's errors: {tuned} on its own points, {fresh} on fresh ones; kernel's plot dims."
 
     def overfit_narration(self) -> str:
         """What the fresh points say, whichever way they came out.
@@ -147,11 +178,15 @@ class FairComparison(MethodFigures):
                 f"Here the learned similarity, tuned on these {self.x.size} points' own errors, "
                 "also predicts fresh points better than the tuned kernel."
             )
-        free, total = weight_parameters(self.fit.w_q, self.fit.w_k), self.fit.w_q.size + self.fit.w_k.size
+        free, total = self.projection_numbers()
         return (
             f"Its projections hold {total} numbers; only {free} move the weights, fewer than the "
             f"{self.x.size} points, yet tuned on their errors, attention follows their noise."
         )
+
+    def projection_numbers(self) -> tuple[int, int]:
+        """(numbers that move the weights, numbers in W_Q and W_K): softmax cancels the rest."""
+        return weight_parameters(self.fit.w_q, self.fit.w_k), self.fit.w_q.size + self.fit.w_k.size
 
     def bends_to_noise(self) -> bool:
         """The learned curve lost, and lies far further from the sine than the kernel's (mean squared).
@@ -180,8 +215,9 @@ class FairComparison(MethodFigures):
         for k, gap in zip((1, 2), gaps, strict=True):
             self.figures[k][0].add(gap)  # it moves with its plot
         self.truth_shown = {k: [*self.truth_shown[k], gap] for k, gap in zip((1, 2), gaps, strict=True)}
-        self.when_said("bends", FadeIn(gaps[1]), run_time=1.5)
-        self.when_said("stays near", FadeIn(gaps[0]), run_time=1.0)
+        bent = self.figures[2][0][2].animate.set_color(theme.WARNING)  # the curve that follows the noise
+        self.when_said("bends", FadeIn(gaps[1]), bent, run_time=1.5)
+        self.when_said("stays near", FadeIn(gaps[0]), *self.undim(), run_time=1.0)  # the kernel's plot again
 
     def loo_errors(self, plots: tuple[int, ...]) -> VGroup:
         """Each point's leave-one-out error in ``plots`` (1 kernel, 2 learned), the errors both were tuned on.
@@ -233,15 +269,15 @@ class FairComparison(MethodFigures):
     def clear_truth(self) -> None:
         """Take the sines and gaps out of their plots and fade them: the plots as before, for the question."""
         left = [c for c in getattr(self, "fresh_clouds", []) if c in self.mobjects]  # no noise beat took them
-        if left:
-            self.play(*(FadeOut(c) for c in left), run_time=0.8)
+        if left or self.dimmed in self.mobjects:
+            self.play(*(FadeOut(c) for c in left), *self.undim(), run_time=0.8)
             self.fresh_clouds = []
         drawn = [m for k in (1, 2) for m in self.truth_shown.get(k, []) if m in self.figures[k][0]]
         if not drawn:
             return
         for k in (1, 2):
             self.unpin(k, *self.truth_shown[k])  # on their own now, still drawn behind the curves (z-index)
-        self.play(FadeOut(*drawn), run_time=0.8)
+        self.play(FadeOut(*drawn), self.figures[2][0][2].animate.set_color(theme.TEXT), run_time=0.8)
 
     def truth_xs(self) -> np.ndarray:
         """Where the sine is drawn: the grid over the points' range (no claim outside the data)."""
@@ -251,27 +287,6 @@ class FairComparison(MethodFigures):
         """The region between method ``k``'s curve and the sine, filled in the warning colour."""
         fitted = self.weights(xs)[k] @ self.y
         return band(self.axes[k], xs, fitted, sine(xs), color=theme.WARNING, opacity=0.6).set_z_index(-2)
-
-    def show_errors_note(self, text: str) -> None:
-        """A one-line note in the errors' place; it replaces the line before."""
-        line = label(text, color=theme.TEXT).set_y(theme.SAFE_BOTTOM + 0.22)
-        note = VGroup(fit_width(line, theme.SAFE_RIGHT - theme.SAFE_LEFT))
-        self.play(FadeOut(getattr(self, "note")), FadeIn(note), run_time=1.0)  # noqa: B009 - set by show_errors
-        self.note = note
-
-    def show_errors(self, heading: str, errors: tuple[float, float]) -> None:
-        """One line of errors under the two figures, with its heading; it replaces the line before."""
-        header = fit_width(label(heading, color=theme.MUTED), theme.SAFE_RIGHT - theme.SAFE_LEFT)
-        values = VGroup(
-            label(f"best Gaussian {sig2(errors[0])}").set_x(self.axes[1].get_center()[0]),
-            label(f"learned {sig2(errors[1])}").set_x(self.axes[2].get_center()[0]),
-        ).set_y(theme.SAFE_BOTTOM + 0.22)
-        note = VGroup(header.next_to(values, UP, buff=0.1).set_x(0), values)
-        old: VGroup | None = getattr(self, "note", None)
-        if old is not None:
-            self.play(FadeOut(old), run_time=0.5)
-        self.play(FadeIn(note), run_time=1.0)
-        self.note = note
 
     def fresh_gaps(self) -> list[VGroup]:
         """Each plot's errors, drawn: from every fourth fresh point, a line to its method's prediction."""

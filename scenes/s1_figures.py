@@ -30,7 +30,7 @@ from manim import (
 )
 
 from drawing import theme
-from drawing.plots import axis_labels, curve, quiet_axes, scatter
+from drawing.plots import axis_labels, band, curve, quiet_axes, scatter
 from drawing.pointing import in_turn
 from drawing.stage import aim, regroup
 from drawing.widgets import BarPanel, label, math
@@ -265,6 +265,19 @@ class MethodFigures(Mixin[FixedVsQueryParameters]):
         noise.set_z_index(-1)
         self.figures[0][0].add(constant, noise)
         return constant, noise
+
+    def noise_spread(self) -> VMobject:
+        """The noise's spread, drawn: a band one standard deviation of the dots either side of the constant.
+
+        Pinned to the mean's plot behind its dots, as the noise is.
+        """
+        axes, level, spread = self.axes[0], float(self.y.mean()), float(self.y.std())
+        xs = np.array([self.x.min(), self.x.max()])
+        region = band(
+            axes, xs, np.full(2, level - spread), np.full(2, level + spread), color=theme.MUTED, opacity=0.3
+        )
+        self.figures[0][0].add(region.set_z_index(-2))
+        return region
 
     def unpin(self, k: int, *mobs: Mobject) -> None:
         """Take ``mobs`` out of figure ``k``'s plot, still drawn, so that they can fade on their own."""

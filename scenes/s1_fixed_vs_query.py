@@ -67,38 +67,7 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
         self.compute()
         self.title_beat()
         self.build_figures()
-        with self.beat(
-            "mean",
-            f"Were {self.x.size} noisy points a constant plus independent Gaussian noise "
-            "of known spread, "
-            "their mean, a sufficient statistic, would keep all they say about it.",
-            shows="Dashed, the constant; each dot's gap to it, its noise; copies fly into the mean.",
-        ):
-            self.present(0)  # the points arrive as they are named
-            constant, noise = self.constant_and_noise()
-            self.when_said("a constant", Create(constant), run_time=1.0)
-            grow = LaggedStart(*(Create(n) for n in noise), lag_ratio=0.1)
-            self.when_said("Gaussian noise", grow, run_time=1.5)
-            tick = self.mean_mark()
-            self.when_said("their mean", FadeIn(tick, shift=0.3 * RIGHT), run_time=1.0)
-            self.until_said("keep all")
-            self.unpin(0, noise)
-            self.play(self.summarised(tick), FadeOut(noise), run_time=2.5)
-        with self.beat(
-            "mean-flat",
-            "The mean weighs each of the N points, here 10, the same, one over N, "
-            "so it predicts a flat line.",
-            shows=self.mean_line_description(),
-        ):
-            self.unpin(0, constant)
-            self.play(FadeOut(constant), run_time=0.6)  # the flat prediction is drawn where it was
-            bars, value = self.mean_weights()
-            grow = LaggedStart(*(GrowFromEdge(b, DOWN) for b in bars), lag_ratio=0.15)
-            self.when_said("each of the N", grow, run_time=1.5)
-            rule = Circumscribe(self.words[0][0][1], color=theme.WEIGHT)
-            self.when_said("one over N", AnimationGroup(Write(value), rule), run_time=1.2)
-            self.predict(0)
-            self.keep_with_words(0, bars, value)
+        self.the_mean()
         with self.beat(
             "kernel",
             "Kernel regression weighs each point by its similarity to the query, the input we predict at: "
@@ -131,6 +100,43 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
             shows=self.answer_description(),
             ends_section=True,
         )
+
+    def the_mean(self) -> None:
+        """Beats: the mean, sufficient for a constant plus noise; its equal weights and flat prediction."""
+        with self.beat(
+            "mean",
+            f"Were {self.x.size} noisy points a constant plus independent Gaussian noise "
+            "of known spread, "
+            "their mean, a sufficient statistic, would keep all they say about it.",
+            shows="Dashed constant; gaps, the noise; a band, its spread; dot copies fly into the mean.",
+        ):
+            self.present(0)  # the points arrive as they are named
+            constant, noise = self.constant_and_noise()
+            self.when_said("a constant", Create(constant), run_time=1.0)
+            grow = LaggedStart(*(Create(n) for n in noise), lag_ratio=0.1)
+            self.when_said("Gaussian noise", grow, run_time=1.5)
+            spread = self.noise_spread()
+            self.when_said("known spread", FadeIn(spread), run_time=0.8)
+            tick = self.mean_mark()
+            self.when_said("their mean", FadeIn(tick, shift=0.3 * RIGHT), run_time=1.0)
+            self.until_said("keep all")
+            self.unpin(0, noise, spread)
+            self.play(self.summarised(tick), FadeOut(noise, spread), run_time=2.5)
+        with self.beat(
+            "mean-flat",
+            "The mean weighs each of the N points, here 10, the same, one over N, "
+            "so it predicts a flat line.",
+            shows=self.mean_line_description(),
+        ):
+            self.unpin(0, constant)
+            self.play(FadeOut(constant), run_time=0.6)  # the flat prediction is drawn where it was
+            bars, value = self.mean_weights()
+            grow = LaggedStart(*(GrowFromEdge(b, DOWN) for b in bars), lag_ratio=0.15)
+            self.when_said("each of the N", grow, run_time=1.5)
+            rule = Circumscribe(self.words[0][0][1], color=theme.WEIGHT)
+            self.when_said("one over N", AnimationGroup(Write(value), rule), run_time=1.2)
+            self.predict(0)
+            self.keep_with_words(0, bars, value)
 
     def compute(self) -> None:
         """The data, the fitted similarity, the best bandwidth and both methods' errors, from attnmath."""

@@ -20,6 +20,7 @@ from manim import (
     FadeIn,
     FadeOut,
     Mobject,
+    Rectangle,
     ReplacementTransform,
     ValueTracker,
     VGroup,
@@ -182,7 +183,7 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
         )
         self.when_said("purple kernel", Create(self.bump), run_time=1.5)
         weights = VGroup(bar_axes, self.bars, axis_labels(bar_axes, None, WEIGHT_TITLE, y_ticks=(0, 1)))
-        self.when_said("weight", FadeIn(weights), run_time=1.2)
+        self.when_said("sets each", FadeIn(weights), run_time=1.2)
 
     def build_readouts(self) -> None:
         """The bandwidth, entropy and effective k at the top right, and the regime's name under them."""
@@ -286,13 +287,15 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
             "steps",
             "The fit becomes a jagged step function: right on average, so low bias, but it copies the "
             "nearest sample's noise: high variance.",
-            shows="Dashed, the noise-free curve; shaded, the steps' gap from it, jumping with every dot.",
+            shows="Strips mark each dot's step; dashed, the noise-free curve; shaded, the steps' gap.",
         ):
+            cells = self.nearest_cells()
+            self.when_said("step function", FadeIn(cells), run_time=1.0)
             self.truth = dashed_curve(self.axes, self.xs, sine(self.xs), width=5, dashes=40, ratio=0.7)
             self.when_said("right on average", Create(self.truth), run_time=1.5)
             jagged = self.curves[self.index()]  # its gap from the curve: the noise it copies
             self.spread = band(self.axes, self.xs, jagged, sine(self.xs), color=theme.WARNING, opacity=0.45)
-            self.when_said("copies", FadeIn(self.spread.set_z_index(-2)), run_time=1.5)
+            self.when_said("copies", FadeIn(self.spread.set_z_index(-2)), FadeOut(cells), run_time=1.5)
         with self.beat(
             "huge-bandwidth",
             "Now widen it. k effective, e to the entropy, is the effective number of samples averaged; "
@@ -313,7 +316,21 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
         ):
             flat = self.curves[self.index()]
             self.bias = band(self.axes, self.xs, flat, sine(self.xs), color=theme.WARNING, opacity=0.45)
-            self.when_said("high bias", FadeIn(self.bias.set_z_index(-2)), run_time=1.5)
+            self.when_said("high bias", FadeIn(self.bias.set_z_index(-2)), run_time=0.8)
+
+    def nearest_cells(self) -> VGroup:
+        """Where each sample is the nearest, as alternate shaded strips: the tiny bandwidth's steps.
+
+        A strip runs between the midpoints to a sample's neighbours, over the plot's height.
+        """
+        order = np.sort(self.x)
+        edges = np.concatenate([[0.0], (order[1:] + order[:-1]) / 2, [1.0]])
+        strips = VGroup()
+        for a, b in zip(edges[:-1:2], edges[1::2], strict=True):
+            lo, hi = self.axes.c2p(a, Y_RANGE[0]), self.axes.c2p(b, Y_RANGE[1])
+            strip = Rectangle(width=hi[0] - lo[0], height=hi[1] - lo[1], stroke_width=0)
+            strips.add(strip.set_fill(theme.MUTED, opacity=0.2).move_to((lo + hi) / 2))
+        return strips.set_z_index(-3)
 
     def widest_bandwidth(self, spoken: Spoken) -> None:
         """The answer: the bandwidth opens to its widest and the estimate flattens; then back to the best."""

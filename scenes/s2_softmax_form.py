@@ -15,12 +15,15 @@ from manim import (
     DL,
     DOWN,
     LEFT,
+    RIGHT,
     UR,
+    AnimationGroup,
     Circumscribe,
     Create,
     FadeIn,
     FadeOut,
     Indicate,
+    LaggedStart,
     Line,
     MathTex,
     Mobject,
@@ -36,7 +39,7 @@ from attnmath import kernel_profile
 from drawing import theme
 from drawing.pointing import in_turn
 from drawing.readouts import LabelSwitch
-from drawing.widgets import BarPanel, math
+from drawing.widgets import BarPanel, label, math
 from lecture.sections.s2_kernel_regression import KernelRegressionParameters
 from scenes.base import SAID, Mixin
 from scenes.onscreen import continuing
@@ -83,12 +86,12 @@ class SoftmaxForm(Mixin[KernelRegressionParameters]):
             bump = Indicate(self.bump, color=theme.TEXT, scale_factor=1.0)  # the Gaussian the formula writes
             self.when_said("squared distance", bump, run_time=1.5)
             weights, exponentials = self.w[self.index()], self.exponentials()
-            self.when_said(
-                "exponentials", self.bars_between(weights, exponentials, emptying=True), run_time=1.2
-            )
-            self.when_said(
-                "divided by their sum", self.bars_between(exponentials, weights, emptying=False), run_time=1.5
-            )
+            worked = self.worked_weight(identity[0])  # in the row the expansion takes next
+            emptying = self.bars_between(weights, exponentials, emptying=True)
+            self.when_said("exponentials", emptying, FadeIn(worked[0]), run_time=1.2)
+            filling = self.bars_between(exponentials, weights, emptying=False)
+            self.when_said("divided by their sum", filling, ReplacementTransform(*worked), run_time=1.5)
+            self.worked = worked[1]  # it gives its row to the expansion
         with self.beat(
             "expand",
             "Expand the square: a dot-product score, q times x i over sigma squared, plus a key-only term. "
@@ -96,17 +99,14 @@ class SoftmaxForm(Mixin[KernelRegressionParameters]):
             shows="Key term: minus x i squared over 2 sigma squared; the q term, struck out.",
         ):
             expanded, strike = self.expanded_line(identity)
-            self.play(FadeIn(expanded[0], shift=0.2 * DOWN), run_time=1.0)  # "= softmax(", then term by term
-            named = VGroup()  # each term boxed as it is named: the score, the key-only bias
-            for part, words, role in (
-                (1, "dot-product score", theme.SCORE),
-                (2, "key-only term", theme.PRIOR),  # the bias section 4 reads as a prior
-                (3, "q-only term", None),
-            ):
-                boxed = [] if role is None else [Create(self.outline(expanded[part], role, named))]
-                self.when_said(
-                    words, Write(expanded[part]), *boxed, *([Write(expanded[4])] if role is None else [])
-                )
+            named = VGroup()  # "= softmax(" and each term as it is named; the score, the key-only bias boxed
+            opening = AnimationGroup(FadeIn(expanded[0], shift=0.2 * DOWN), Write(expanded[1]))
+            handover = LaggedStart(FadeOut(self.worked), opening, lag_ratio=1.0)  # the worked line first
+            self.when_said("dot-product score", handover, run_time=1.4)
+            self.when_said("over sigma squared", Create(self.outline(expanded[1], theme.SCORE, named)))
+            key = Create(self.outline(expanded[2], theme.PRIOR, named))  # the bias section 4 reads as a prior
+            self.when_said("key-only term", Write(expanded[2]), key)
+            self.when_said("q-only term", Write(expanded[3]), Write(expanded[4]))
             self.play(Create(strike), run_time=0.8)
             self.play(
                 FadeOut(strike), FadeOut(named), ReplacementTransform(expanded, identity[1]), run_time=1.2
@@ -130,10 +130,38 @@ class SoftmaxForm(Mixin[KernelRegressionParameters]):
         return kernel_profile(self.x, self.params.query, self.sigmas[self.index()])
 
     def normalising_shows(self) -> str:
-        """The bars' change to the exponentials and back, in words: they shrink when the sum is under 1."""
-        total = float(self.exponentials().sum())
-        way = ("shrink", "rise") if total < 1 else ("grow", "fall")
-        return f"Hollow, the bars {way[0]} to the exponentials, then {way[1]} back when divided by their sum."
+        """The bars' change to the exponentials, and the nearest sample's worked numbers, in words.
+
+        The bars shrink when the exponentials' sum is under 1 (:meth:`worked_weight` shows the numbers).
+        """
+        e, total, w = self.nearest_numbers()
+        way = "shrink" if total < 1 else "grow"
+        over = f"over their sum, {total:.3g}, its weight is {w:.2f}"
+        return f"Bars {way} to exponentials, nearest {e:.3g}; {over}."
+
+    def nearest_numbers(self) -> tuple[float, float, float]:
+        """The heaviest sample's exponential, the sum of all the exponentials, and its weight, their ratio."""
+        exponentials = self.exponentials()
+        k = int(np.argmax(exponentials))
+        return float(exponentials[k]), float(exponentials.sum()), float(self.w[self.index()][k])
+
+    def worked_weight(self, above: Mobject) -> VGroup:
+        """The heaviest sample's weight worked out under ``above``: its exponential, then divided by the sum.
+
+        Two versions of one line, the second to replace the first; ``w = e / sum`` is checked against the
+        weight the bars show (a bug if they differ).
+        """
+        e, total, w = self.nearest_numbers()
+        assert abs(e / total - w) < 1e-9, "bug: the worked weight is not the bar's"
+        exponential = VGroup(
+            label("nearest sample:", small=True, color=theme.MUTED),
+            math(rf"e^{{{np.log(e):.2f}}} = {e:.3g}", colors=ROLE_TEX, size=40),
+        ).arrange(RIGHT, buff=0.25)
+        ratio = math(rf"w_i = {e:.3g} / {total:.3g} = {w:.2f}", colors=ROLE_TEX, size=40)
+        for line in (exponential, ratio):
+            line.next_to(above, DOWN, buff=0.3).align_to(above, LEFT)
+            line.shift(min(theme.SAFE_RIGHT - line.get_right()[0], 0.0) * RIGHT)  # inside the frame
+        return VGroup(exponential, ratio)
 
     def bars_between(self, start: np.ndarray, end: np.ndarray, *, emptying: bool) -> UpdateFromAlphaFunc:
         """The weight bars from heights ``start`` to ``end``, their fill emptying (or filling) as they go."""

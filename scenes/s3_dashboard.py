@@ -60,6 +60,8 @@ class Dashboard(Mixin[TemperatureParameters]):
         score_panel: BarPanel
         steps: EquationSteps
 
+    tied = False  # while a near tie lifts a score (scenes.s3_sweep): no regime is named
+
     # --- state -------------------------------------------------------------
     def current(self) -> SweepResult:
         """Attnmath's sweep at the slider's temperature (one row)."""
@@ -82,7 +84,7 @@ class Dashboard(Mixin[TemperatureParameters]):
 
     def show_regime(self, regime: str) -> None:
         """Name ``regime`` beside the slider (nothing while the regimes are off)."""
-        self.regime_label.switch_to(regime if self.regimes_on else "")
+        self.regime_label.switch_to(regime if self.regimes_on and not self.tied else "")
 
     # --- the dashboard ------------------------------------------------------
     def show_weights(self) -> None:
@@ -192,6 +194,7 @@ class Dashboard(Mixin[TemperatureParameters]):
         """Overlay scipy's numerical maximiser on the softmax: a check of the derivation, not its reason."""
         outline = self.weights.outlines(optimum)
         note = self.beside_slider(label(f"off by {gap:.0e}"))
-        self.play(Create(outline), FadeIn(note), run_time=1.2)
+        self.when_said("finds", Create(outline), run_time=1.2)  # the optimiser's weights, hollow
+        self.when_said("hollow bars", FadeIn(note), run_time=0.8)  # how far they are from softmax's
         self.hold(self.speech_left() - 0.5)
         self.play(FadeOut(outline), FadeOut(note), run_time=0.5)

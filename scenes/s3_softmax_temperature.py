@@ -93,7 +93,6 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
             f"{spoken_power(f'{gap:.0e}')}.",
         ):
             self.show_weights()
-            self.until_said("an optimiser")
             self.confirm_with_optimiser(optimum, gap)
         self.sweep_temperature()
         self.show_prior_coda()
@@ -213,8 +212,8 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
         top = float(self.s.max())
         hot, warm = self.at_tau(self.stops[-1][1]), self.at_tau(self.stops[1][1])
         narration = {
-            "argmax": "Cold, nearly all weight lands on the top item: the average score and J collapse "
-            f"to its score, {top:g}. Brittle: a near tie flips it.",
+            "argmax": "Cold, nearly all weight lands on the top item; the average score and J collapse "
+            f"to its score, {top:g}. A near tie flips it.",
             "intermediate": "Warm it up and several items share the weight: H climbs, and k eff, "
             f"e to the H, reads {warm.effective_k[0]:.2f}.",
             "uniform": "Hot, scores stop mattering: "
@@ -231,12 +230,11 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
                     self.reveal(*readouts[slug])
                 if not np.isclose(self.log_tau.get_value(), np.log10(tau)):
                     self.sweep_to(self.log_tau, np.log10(tau), seconds)
-                if slug == "argmax":  # the two readouts that collapse, then the one bar that stands
+                if slug == "argmax":  # the two readouts that collapse, then a near tie drawn
                     self.when_said(
                         "collapse", *(Circumscribe(self.readouts[k]) for k in (3, 4)), run_time=1.2
                     )
-                    top_bar = self.weights.bars[int(np.argmax(self.s))]
-                    self.when_said("Brittle", Circumscribe(top_bar, color=theme.WEIGHT), run_time=1.2)
+                    self.near_tie()
                 if slug == "uniform":  # the answer already swept here: what the words read out, drawn
                     self.scores_stop_mattering()
         self.regimes_on = False

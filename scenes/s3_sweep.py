@@ -1,9 +1,10 @@
 """Section 3, the sweep in words: what each stop of the tau sweep shows, and the hot limit's answer.
 
 The stops' audio descriptions are read off attnmath's numbers at each stop's
-temperature (regime, top items, H(a)); the answer to the section's question
-marks the scores' mean and runs the slider hot. Mixed into section 3's scene,
-whose storyboard holds the sweep's beats.
+temperature (top items, H(a)); cold, a near tie is drawn (the runner-up's score
+lifted past the top one, and the weight jumping to it); the answer to the
+section's question marks the scores' mean and runs the slider hot. Mixed into
+section 3's scene, whose storyboard holds the sweep's beats.
 """
 
 from __future__ import annotations
@@ -16,20 +17,24 @@ from manim import (
     Circumscribe,
     Create,
     FadeIn,
+    Mobject,
     ReplacementTransform,
+    ValueTracker,
     VGroup,
 )
 
-from attnmath import SweepResult, classify_regime
 from drawing import theme
 from drawing.widgets import math
 from narration.narrator import Spoken
-from scenes.s3_dashboard import REGIME_TEXT, Dashboard
+from scenes.s3_dashboard import Dashboard
 from scenes.s3_derivation import ROLE_TEX
 
 """The score bars' opacity while the temperature is hot enough that they stop mattering."""
 
-__all__ = ["RegimeSweep", "spoken_items"]
+__all__ = ["NEAR", "RegimeSweep", "spoken_items"]
+
+NEAR = 0.05
+"""How far under, then over, the top score the runner-up is lifted: a near tie, then a flip."""
 
 
 def spoken_items(indices: np.ndarray) -> str:
@@ -49,19 +54,42 @@ class RegimeSweep(Dashboard):
         """What each stop of the sweep shows, and the hot answer's sweep, from the readouts' numbers."""
         n = self.s.size
         cold, warm, hot = (self.at_tau(tau) for _slug, tau, _seconds in self.stops)
-
-        def regime(sweep: SweepResult) -> str:
-            return REGIME_TEXT[classify_regime(float(sweep.effective_k[0]), n)]
+        top, second = int(np.argmax(cold.weights[0])) + 1, int(np.argsort(self.s)[-2]) + 1  # as numbered
 
         return {
-            "argmax": f"Tau slides to {float(cold.taus[0]):g}; only item "
-            f"{int(np.argmax(cold.weights[0])) + 1}'s bar stands; label: {regime(cold)}.",
+            "argmax": f"Tau {float(cold.taus[0]):g}: weight all on item {top}; item {second}'s score "
+            "lifted past it takes it.",
             "intermediate": f"At tau {float(warm.taus[0]):g}, items "
             f"{spoken_items(np.argsort(-warm.weights[0])[:3])} weigh most; H reads {warm.entropy[0]:.3f}.",
             "heat-up": f"Tau slides to {float(hot.taus[0]):g}: all {n} bars level; the average reads "
             f"{float(hot.expected_score[0]):.3f}, nearing the mean.",
             "uniform": f"H of a reads {hot.entropy[0]:.3f}, the log of {n}: the widest spread possible.",
         }
+
+    def near_tie(self) -> None:
+        """Brittle, drawn: the runner-up's score lifted to just under the top one, then just over it.
+
+        The scores the dashboard reads are the lifted ones, so the weights and readouts follow live:
+        cold, the weight splits near the tie and jumps to the runner-up past it; then the scores are
+        put back, so the beat ends on the readouts its words give.
+        """
+        base, lift = self.s.copy(), ValueTracker(0.0)
+        second, top = np.argsort(base)[-2:]
+
+        def lifted(panel: Mobject) -> None:
+            self.s = base.copy()
+            self.s[second] += lift.get_value()
+            panel.set_values(self.s)
+
+        self.score_panel.add_updater(lifted)
+        self.tied = True  # no regime named while the scores are not the lecture's: the label would flip
+        under, over = base[top] - NEAR - base[second], base[top] + NEAR - base[second]
+        for words, to in (("near tie", under), ("flips", over)):
+            self.when_said(words, lift.animate.set_value(to), run_time=0.8)
+        self.hold(0.6)  # the flipped weights, seen
+        self.play(lift.animate.set_value(0.0), run_time=0.6)  # the scores as they were, before the beat ends
+        self.score_panel.remove_updater(lifted)
+        self.s, self.tied = base, False
 
     def heat_up(self, spoken: Spoken) -> None:
         """The answer: a dashed line marks the scores' mean; the slider runs hot, and E_a[s] settles on it."""

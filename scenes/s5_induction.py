@@ -33,6 +33,7 @@ from manim import (
     VGroup,
 )
 
+from attnmath import StylizedHeads
 from drawing import theme
 from drawing.text import label
 from drawing.tiles import HeadTiles
@@ -80,8 +81,9 @@ def flow(chips: list[VGroup], left: float, top: float, width: float) -> float:
 class DecoderInduction(Mixin[HeadRoutingParameters]):
     """Mixin for section 5's scene: six beats on a trained decoder's previous-token and induction heads."""
 
-    if TYPE_CHECKING:  # kept by the trained-encoder beats before these (scenes.s5_trained)
+    if TYPE_CHECKING:  # kept by the beats before these (scenes.s5_trained, scenes.s5_multihead)
         shown: VGroup
+        heads: StylizedHeads  # the four stylised heads (scenes.s5_multihead)
 
     def show_decoder(self) -> None:
         """The decoder reads the tokens twice; its previous-token head, its induction head, its copying."""
@@ -224,7 +226,7 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
             "decoder-previous",
             f"Layer {layer + 1}, head {head + 1}, looks one token back, as head one did: on average "
             f"{percent(score)} of each token's weight falls on the token before.",
-            shows="Its map fills: a bright stripe just below the diagonal.",
+            shows="Its map fills: a stripe just below the diagonal; stylised head one's beside it.",
         ):
             self.play(FadeIn(self.map_now), FadeIn(self.name_now), run_time=1.2)
             walk = range(t - WALK, t + 1)  # the spotlight steps along the stripe to the query it rests on
@@ -233,6 +235,8 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
             self.play(FadeIn(self.marks), run_time=0.8)
             last = len(self.chips) - 1  # the stripe: every query's weight on the token before it
             stripe = DashedLine(self.cell(1, 0), self.cell(last, last - 1), color=theme.KEY, stroke_width=2)
+            self.head_one = self.stylised_head_one()
+            self.when_said("as head one", FadeIn(self.head_one), run_time=1.0)
             self.when_said("on average", Create(stripe), run_time=1.5)
             self.until_said("each token's")
             for row in walk[1:]:
@@ -261,7 +265,7 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
             "to its earlier twin and looks at what followed it.",
             shows="Its stripe sits in the second copy's rows, one column right of each earlier twin.",
         ):
-            swap = (FadeOut(self.marks), FadeOut(self.map_now), FadeIn(new_map))
+            swap = (FadeOut(self.marks), FadeOut(self.map_now), FadeOut(self.head_one), FadeIn(new_map))
             self.play(*swap, FadeOut(self.name_now), FadeIn(new_name), run_time=1.2)  # map and name together
             copy = SurroundingRectangle(VGroup(*self.chips[n:]), buff=0.1, color=theme.TEXT, stroke_width=3)
             self.when_said("second copy", Create(copy), run_time=0.8)
@@ -274,34 +278,68 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
             stripe.add(self.cell_box(t, target, theme.KEY))
             self.play(FadeIn(stripe), run_time=0.8)
         self.decoder_view.remove(self.map_now, self.name_now, self.marks)
-        self.decoder_view.add(new_map, new_name, marks, pointed, stripe)
+        self.chip_marks = VGroup(marks, pointed)  # on the tokens: they leave with them
+        self.decoder_view.add(new_map, new_name, self.chip_marks, stripe)
 
     def decoder_best(self, found: Induction) -> None:
-        """Every head's induction score as a 30 x 9 grid: one bright cell, the rest nearly dark."""
+        """Every head's induction score, large where the tokens were: one bright tile, the rest nearly dark.
+
+        The grid lies 30 layers across and 9 heads down; the tokens and their marks make room for it
+        and come back for the model's guesses (:meth:`decoder_copies`).
+        """
         h = found.heads
         layer, head, score = h.best_induction
-        scores = HeadTiles(h.induction[:, :, None, None], width=0.9, gap=0.03).move_to(GRID_CENTRE)
-        scores.frames.set_stroke(opacity=0.35)
-        best = SurroundingRectangle(scores.tile(layer, head), color=theme.KEY, buff=0.03, stroke_width=3)
-        title = VGroup(*(label(w, small=True, color=theme.MUTED) for w in (f"all {found.n_heads}", "heads")))
-        title.arrange(DOWN, buff=0.08).next_to(scores, UP, buff=0.15)
+        grid = self.score_grid(h.induction)
+        best = SurroundingRectangle(grid[0].tile(head, layer), color=theme.KEY, buff=0.04, stroke_width=4)
         figures = VGroup(
             label(f"best {score:.2f}", small=True, color=theme.KEY),
             label(f"typical {h.typical_induction:.2f}", small=True, color=theme.MUTED),
-        )
-        figures.arrange(DOWN, buff=0.08, aligned_edge=RIGHT).next_to(scores, DOWN, buff=0.15)
-        figures.align_to(scores, RIGHT)  # clear of the chips on the right
+        ).arrange(RIGHT, buff=0.6)
+        figures.next_to(grid, DOWN, buff=0.25).set_x(grid[0].get_x())
+        tokens = self.tokens_shown()
         with self.beat(
             "decoder-best",
             f"By its pattern, an induction head: the best of {found.n_heads}, averaging {percent(score)} on "
             f"that token; a typical head averages {percent(h.typical_induction)}.",
-            shows=f"Every head's induction score in a grid, one bright: best {score:.2f}, typical "
-            f"{h.typical_induction:.2f}.",
+            shows=f"{found.n_heads} heads' induction scores; the bright one, layer {layer + 1} head "
+            f"{head + 1}: best {score:.2f}, typical {h.typical_induction:.2f}.",
         ):
-            self.play(FadeIn(scores), FadeIn(title), run_time=1.0)
-            self.when_said("the best", FadeIn(best), FadeIn(figures[0]), run_time=0.6)
+            self.play(FadeOut(tokens), run_time=0.8)  # the map's stripe alone, as its pattern is named
+            self.when_said("the best", FadeIn(grid), run_time=1.0)
+            self.when_said("averaging", Create(best), FadeIn(figures[0]), run_time=0.6)
             self.when_said("typical", FadeIn(figures[1]), run_time=0.8)
-        self.decoder_view.add(scores, best, title, figures)
+        self.decoder_view.remove(*tokens)
+        self.grid_shown = VGroup(grid, best, figures)
+
+    def tokens_shown(self) -> VGroup:
+        """The token chips, their copies' names and the induction beat's marks: the grid's room."""
+        return VGroup(*self.chip_heads, *self.chips, self.chip_marks)
+
+    def score_grid(self, scores: np.ndarray) -> VGroup:
+        """(layers, heads) scores as tiles, layers across and heads down, titled, with its ends named."""
+        tiles = HeadTiles(scores.T[:, :, None, None], width=theme.SAFE_RIGHT - CHIPS_LEFT, gap=0.04)
+        tiles.frames.set_stroke(opacity=0.35)
+        tiles.move_to([(CHIPS_LEFT + theme.SAFE_RIGHT) / 2, 0.6, 0.0])
+        n_heads, n_layers = scores.shape[1], scores.shape[0]
+        title = label(f"induction score, all {scores.size} heads", small=True, color=theme.MUTED)
+        title.next_to(tiles, UP, buff=0.3)
+        ends = VGroup(
+            label("layer 1", small=True, color=theme.MUTED)
+            .next_to(tiles, DOWN, buff=0.15)
+            .align_to(tiles, LEFT),
+            label(f"layer {n_layers}", small=True, color=theme.MUTED),
+            label(f"{n_heads} heads", small=True, color=theme.MUTED).rotate(np.pi / 2),
+        )
+        ends[1].next_to(tiles, DOWN, buff=0.15).align_to(tiles, RIGHT)
+        ends[2].next_to(tiles, LEFT, buff=0.12)
+        return VGroup(tiles, title, ends)
+
+    def stylised_head_one(self) -> VGroup:
+        """Head one's causal map on the stylised sentence, small beside the real head's: the same stripe."""
+        tile = HeadTiles(self.heads.weights[0][None, None], width=1.1)
+        tile.frames.set_stroke(theme.HEADS[0], width=2, opacity=1.0)
+        name = label("H1", small=True, color=theme.HEADS[0]).next_to(tile, UP, buff=0.12)
+        return VGroup(tile, name).move_to(GRID_CENTRE)
 
     def decoder_copies(self, found: Induction) -> None:
         """The chips of tokens the model predicts light up, copy by copy, with each copy's count."""
@@ -314,6 +352,9 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
             f"{right[0]} of {n - 1} in the first, where nothing repeats.",
             shows=f"Correct guesses light up: {right[1]} in the second copy, {right[0]} in the first.",
         ):
+            chips = VGroup(*self.chip_heads, *self.chips)
+            self.play(FadeOut(self.grid_shown), FadeIn(chips), run_time=1.0)
+            self.decoder_view.add(chips)
             for k, words in ((1, "right for"), (0, "in the first")):
                 hits = [self.chips[k * n + 1 + i] for i in np.flatnonzero(copies[k])]
                 lit = [c[0].copy().set_fill(theme.WEIGHT, opacity=0.35) for c in hits]

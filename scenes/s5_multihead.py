@@ -157,7 +157,7 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
         self.pause_and_predict(
             self.question(),
             self.the_folding_head,
-            shows="H2 crossed: all k, v. Under the others: one value, one sum, phrase sums.",
+            shows="H2 keeps all keys and values; H1, H3, H4 each need one summary, and dim.",
             ends_section=True,
         )
 
@@ -307,7 +307,8 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
         """The answer, head by head: what each must keep, written in its band; the syntax head crossed.
 
         The syntax head keeps every key and value (vermillion, the colour of "cannot"); head one a
-        single value, head three one discounted sum, head four a sum per noun phrase.
+        single value, head three one discounted sum, head four a sum per noun phrase. Each head a
+        fixed-size summary settles dims, so the one exception stands out.
         """
         keeps = {
             1: ("all k, v", theme.WARNING, "syntax head"),
@@ -323,9 +324,9 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
             if h == 1:
                 cross = Cross(self.maps[h], stroke_color=theme.WARNING, stroke_width=5)
                 self.play(Create(cross), FadeIn(kept, shift=0.1 * UP), run_time=1.0)
-            else:
-                circle = Circumscribe(self.maps[h], color=colour)
-                self.play(FadeIn(kept, shift=0.1 * UP), circle, run_time=1.0)
+            else:  # settled by a fixed-size summary: its map and band dim, the exception stands out
+                settled = VGroup(self.maps[h], self.bands[h], self.map_tags[h])
+                self.play(FadeIn(kept, shift=0.1 * UP), settled.animate.fade(0.6), run_time=1.0)
 
     def show_concatenation(self) -> None:
         """Each head's output is a slice of one (T x H d_head) matrix; W_O maps it to the next layer."""
@@ -333,6 +334,7 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
         h, t, d_head = res.head_outputs.shape
         d_out = res.output.shape[1]
         bands = VGroup(*(matrix_block(1.8, 2.1, None, theme.HEADS[k]) for k in range(h)))
+        self.bands = bands
         bands.arrange(RIGHT, buff=0)
         concat = VGroup(bands, math(rf"{t}\times{h * d_head}", small=True).next_to(bands, DOWN, buff=0.15))
         w_o = matrix_block(1.1, 2.9, r"W_O", theme.MUTED)

@@ -127,3 +127,38 @@ def test_a_scene_is_named_only_in_its_own_module_and_its_section():
         name = re.compile(rf"\b{section.scene}\b")
         named = sorted(path for path, text in sources.items() if name.search(text))
         assert set(named) <= own, f"{section.scene} is named outside its scene and its section: {named}"
+
+
+MODULE_LINES, FUNCTION_LINES = 400, 60
+"""Issue 48's rooms: no module over 400 lines, no function over 60 (docstring included), outside the tests."""
+
+
+def oversized(sources: dict[str, str]) -> list[str]:
+    """Each module over MODULE_LINES and each function over FUNCTION_LINES, with its length."""
+    import ast
+
+    found = []
+    for path, text in sorted(sources.items()):
+        if (n := len(text.splitlines())) > MODULE_LINES:
+            found.append(f"{path}: {n} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > FUNCTION_LINES:
+                    found.append(f"{path}:{node.lineno} {node.name}: {length} lines")
+    return found
+
+
+def test_no_room_is_too_big():
+    sources = {
+        p.relative_to(REPO).as_posix(): p.read_text() for pkg in PACKAGES for p in (REPO / pkg).rglob("*.py")
+    }
+    assert not oversized(sources), "split by idea: " + "; ".join(oversized(sources))
+
+
+def test_the_size_check_finds_a_long_function_and_a_long_module():
+    body = "".join(f"    x = {i}\n" for i in range(FUNCTION_LINES))  # the def line makes it one too many
+    long_function = f"def f():\n{body}"
+    assert oversized({"a.py": long_function}) == [f"a.py:1 f: {FUNCTION_LINES + 1} lines"]
+    assert oversized({"b.py": "x = 1\n" * (MODULE_LINES + 1)}) == [f"b.py: {MODULE_LINES + 1} lines"]
+    assert oversized({"c.py": "def f():\n" + "    x = 1\n" * (FUNCTION_LINES - 1)}) == []

@@ -25,7 +25,7 @@ words a beat, the descriptions doubled the lecture's length: 15:52 became 32:00)
 
 SAID = {
     "LectureTitle": {"title", "weights", "temperature"},
-    "FixedVsQueryWeights": {"title", "overfit", "when-learned-wins", "ask", "predict"},
+    "FixedVsQueryWeights": {"title", "when-learned-wins", "ask", "predict"},
     "KernelRegressionCollapse": {
         "title",
         "attention",

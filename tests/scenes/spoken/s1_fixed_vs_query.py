@@ -75,6 +75,13 @@ def errors() -> tuple[float, float, float, float, int]:
     return g_loo, a_loo, g_new, a_new, fit.w_q.size + fit.w_k.size
 
 
+def noise_floor() -> float:
+    """The noise-free sine's mean squared error on the fresh points, one at a time: none does better."""
+    x, _ = data(S.n_points, S.seed)
+    fx, fy = data(S.n_fresh, S.fresh_seed, min(x), max(x))
+    return sum((t - math.sin(2 * math.pi * q)) ** 2 for q, t in zip(fx, fy, strict=True)) / fx.size
+
+
 @cache
 def numbers_that_move_the_weights() -> int:
     """The rank of the attention weights' Jacobian in the 12 projection numbers, by central differences.
@@ -115,7 +122,9 @@ EXPECTED = {
     "fitted": lambda: [str(S.n_points), said(errors()[1]), said(errors()[0])],
     "fitted.description": lambda: [said(errors()[1]), said(errors()[0])],  # learned, then best Gaussian
     "held-out": lambda: [str(S.n_fresh), str(S.n_points), said(errors()[2]), said(errors()[3])],
+    "held-out.description": lambda: [f"{noise_floor():.3f}"],  # the sine's own error on the fresh points
     "overfit": lambda: [str(errors()[4]), str(numbers_that_move_the_weights()), str(S.n_points)],
+    "overfit.description": lambda: [said(errors()[1]), said(errors()[3])],  # learned: tuned on, then fresh
     # all N bars at 1 over N: the count of points and the mean's constant weight 1/N
     "mean-ignores-q.description": lambda: [str(S.n_points), "1", str(S.n_points)],
     # the count of the original points, among the fresh ones

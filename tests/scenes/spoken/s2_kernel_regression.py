@@ -99,6 +99,16 @@ def expand_factor() -> list[str]:
     return ["2"]
 
 
+def worked() -> list[str]:
+    """The heaviest sample's exponential at the best bandwidth, the exponentials' sum, and their ratio."""
+    x, _ = data()
+    sigma = best_sigma()
+    e = {i: math.exp(-((S.query - x[i]) ** 2) / (2 * sigma**2)) for i in range(x.size)}
+    k, total = max(e, key=lambda i: e[i]), sum(e.values())
+    assert math.isclose(e[k] / total, weights(S.query, sigma)[k])  # the ratio is the bar's weight
+    return [f"{e[k]:.3g}", f"{total:.3g}", f"{e[k] / total:.2f}"]
+
+
 EXPECTED = {
     "data": lambda: [str(S.n_points)],
     "tiny-bandwidth": near_zero_entropy,
@@ -110,4 +120,5 @@ EXPECTED = {
     "huge-bandwidth.description": huge,
     "leave-one-out.description": lambda: [f"{best_sigma():.3f}"],
     "expand.description": expand_factor,
+    "softmax-form.description": worked,
 }

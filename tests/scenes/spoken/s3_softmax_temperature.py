@@ -97,6 +97,7 @@ EXPECTED = {
     "argmax.description": lambda: [
         f"{COLD:g}",  # the stop's temperature, a constant
         str(int(np.argmax(softmax(SCORES / COLD))) + 1),
+        str(int(np.argsort(SCORES)[-2]) + 1),  # the runner-up, lifted past the top score
     ],
     "intermediate.description": lambda: [
         f"{WARM:g}",  # the stop's temperature, a constant

@@ -266,9 +266,12 @@ def decoder_best_said() -> list[str]:
 
 
 def decoder_best_shown() -> list[str]:
+    """The heads counted, the best induction head named (1-based), its score and the typical head's."""
     scores = all_induction_scores()
     typical = (scores[len(scores) // 2 - 1] + scores[len(scores) // 2]) / 2
-    return [f"{scores[-1]:.2f}", f"{typical:.2f}"]
+    layer, head, _ = decoder_best(decoder_induction)
+    count = str(SMOLLM[0] * SMOLLM[1])
+    return [count, str(layer + 1), str(head + 1), f"{scores[-1]:.2f}", f"{typical:.2f}"]
 
 
 def decoder_copies() -> list[str]:
