@@ -250,13 +250,19 @@ def test_no_built_clip_flashes_more_than_three_times_a_second(build):
 
 
 def test_no_built_clip_holds_still_or_empty_while_the_voice_speaks(build):
-    """Issue 29 on the rendered pixels: no 6 s of speech without a visible change, nor 3 s of a bare frame."""
+    """Issues 29 and 51 on the rendered pixels: no 6 s of speech without a visible change, nor 3 s of a
+    bare frame; nor over 6 s of speech on a picture that a small flourish alone keeps moving (every frame
+    within 0.4% of a stretch's first, :mod:`production.media.stillness`)."""
     from production.media.motion import audit_clip
+    from production.media.stillness import STILL_SECONDS, still_stretches
 
     for clip in json.loads((build["out"] / "manifest.json").read_text())["clips"]:
         video = build["out"] / clip["file"]
         held, empty = audit_clip(video, video.with_suffix(".beats.json"))
         assert (held, empty) == ([], []), clip["file"]
+        beats = json.loads(video.with_suffix(".beats.json").read_text())["beats"]
+        still = [s for s in still_stretches(video, beats) if s.speech > STILL_SECONDS]
+        assert still == [], (clip["file"], still)
 
 
 def test_changing_one_scenes_data_rerenders_exactly_that_clip(build, tmp_path):

@@ -12,7 +12,7 @@ import json
 import numpy as np
 
 from production.media.motion import frame_signals
-from production.media.stillness import STILL_SHARE, anchor_stretches, still_stretches
+from production.media.stillness import STILL_SHARE, still_stretches, stretch_ends
 from tests.production.test_motion import FPS, SIZE, square_at, write
 
 
@@ -47,13 +47,28 @@ def test_a_pause_and_predict_hold_carries_no_speech(tmp_path):
     assert still_stretches(video, beats("predict", 8.0)) == []
 
 
-def test_a_frame_moved_past_the_share_starts_the_next_stretch():
+def test_a_frame_moved_past_the_share_ends_every_stretch_that_holds_it():
     base = np.zeros((100, 100))
     moved = base.copy()
     moved.flat[: int(STILL_SHARE * base.size) + 1] = 255  # just over the share
     under = base.copy()
     under.flat[: int(STILL_SHARE * base.size) - 1] = 255  # just under it
-    assert anchor_stretches([base, under, under, moved, moved]) == [(0, 3), (3, 5)]
+    assert stretch_ends(np.stack([base, under, under, moved, moved])).tolist() == [3, 5, 5, 5, 5]
+
+
+def test_a_picture_that_changes_a_little_then_a_little_more_is_still_from_the_first_change(tmp_path):
+    """Each patch moves under the share; both together move over it from the first frame.
+
+    Cutting the clip where a frame first moves from its stretch's start gives 6 s, then 4 s; the
+    picture a viewer sees from 3 s to the end is one, and it holds for 7 s.
+    """
+    first, both = square_at(100), square_at(100)
+    for img, patches in ((first, [(20, 20)]), (both, [(20, 20), (140, 20)])):
+        for y, x in patches:
+            img[y : y + 14, x : x + 12] = (230, 230, 230)  # 42 of 14,400 half-size pixels: 0.29%
+    video = write_clip(tmp_path, [square_at(100)] * (3 * FPS) + [first] * (3 * FPS) + [both] * (4 * FPS))
+    longest = still_stretches(video, beats("x", 10.0))[0]
+    assert (round(longest.start), round(longest.end), round(longest.speech)) == (3, 10, 7)
 
 
 def write_clip(tmp_path, frames):
