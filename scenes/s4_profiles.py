@@ -316,7 +316,7 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
         top = float(similarity[np.argmax(linear)])
         softmax_top = float(similarity[np.argmax(content[SOFTMAX])])
         where = f"topping near cosine {top:.1f}" if top < softmax_top else f"peaking at cosine {top:g} too"
-        return f"The linear curve starts at {linear[0]:.1f} of its peak, {where}."
+        return f"On these keys the linear curve starts at {linear[0]:.1f} of peak, {where}."
 
     def priors_description(self) -> str:
         """The window's slots, then ALiBi's decay, as the position panel draws them."""

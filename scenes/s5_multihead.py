@@ -314,7 +314,7 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
             1: ("all k, v", theme.WARNING, "syntax head"),
             0: ("1 value", theme.VALUE, "previous value"),
             2: ("1 sum", theme.VALUE, "discounted sum"),
-            3: ("phrase sums", theme.VALUE, "noun phrase"),
+            3: ("phrase sums", theme.VALUE, "phrase's sum"),
         }
         for h, (text, colour, cue) in keeps.items():
             tag = self.map_tags[h]  # at its band's centre; the band is 2.1 high, its shape written under it

@@ -84,7 +84,7 @@ class WhyRawCache(Mixin[KVCacheParameters]):
             "every-power",
             "Expanded, every power of q dot k appears; power n needs degree n features no other power "
             "supplies: no finite list suffices.",
-            shows="Its series beneath: each term needs more features, d to the n, without end.",
+            shows="Its series beneath: term n's features, d to the n here, grow without end.",
         ):
             self.expand_kernel(softmax[-1])
         with self.beat(

@@ -46,8 +46,8 @@ def questions(_p: HeadRoutingParameters) -> list[Question]:
             "query arrives, so its memory grows with the sentence.",
             "Pause and predict: in general, which of these heads could replace all past keys and values "
             "by one fixed-size summary?",
-            "All but the syntax head, ideally: one keeps the previous value; three's decay, a discounted "
-            "sum; four, its noun phrase's sum.",
+            "All but the syntax head, ideally: one keeps the previous value; three's geometric decay, a "
+            "discounted sum; four, its phrase's sum.",
             (
                 Option(
                     "Only the previous-token head",
