@@ -228,7 +228,7 @@ class LectureTitle(Scaling, LectureScene[TitleParameters]):
         boxed = "" if thickest == cue else f", {cue} boxed"
         second = SENTENCES[1][1]
         river = f"River sentence: bank's thickest arc to {thickest}{boxed}"
-        return f"{river}; loan sentence: to {second}. Hand-drawn."
+        return f"{river}; loan sentence: to {second}; drawn, not measured."
 
     # --- where q, k and v come from, and tau ---------------------------------------
     def show_projections(self) -> None:

@@ -72,7 +72,7 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
             "kernel",
             "Kernel regression weighs each point by its similarity to the query, the input we predict at: "
             "here a Gaussian of their distance.",
-            shows=f"{self.curve_phrase(1).capitalize()}.",
+            shows=f"The kernel's fit, {self.curve_phrase(1)}, follows the dots.",
         ):
             self.present(1)
             self.when_said("a Gaussian", Create(self.kernel_bump()), run_time=1.0)
@@ -81,7 +81,7 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
             "attention",
             "Attention does the same with a learned similarity: e to a dot product of learned projections "
             "of psi, the features x, x squared and one.",
-            shows=f"{self.curve_phrase(2).capitalize()}.",
+            shows=f"Attention's fit, {self.curve_phrase(2)}, follows the dots.",
         ):
             self.present(2)
             self.predict(2)
@@ -177,7 +177,7 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
     def curve_phrase(self, k: int) -> str:
         """Method ``k``'s prediction in words: flat steps where one point takes nearly all the weight."""
         stepped = float((self.weights(self.grid)[k].max(axis=1) > 0.9).mean()) > 0.5
-        return "a staircase follows the dots" if stepped else "a smooth curve follows the dots"
+        return "a staircase" if stepped else "a smooth curve"
 
     def weight_phrase(self, k: int, q: float) -> str:
         """Where method ``k`` puts its weight at query ``q``: on the nearest point, or spread."""

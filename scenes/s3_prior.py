@@ -67,8 +67,8 @@ class PriorCoda(Dashboard):
             "prior",
             "A prior, r, turns the bonus into a penalty, the K L divergence from r; "
             "uniform r only lowers J, by tau log N.",
-            shows=f"Tau back to {self.coda_tau:.2f}; equal prior bars replace scores; "
-            f"J drops by {before - after:.2f}.",
+            shows=f"Tau {self.coda_tau:.2f}; the prior's {self.s.size} equal bars replace the score bars; "
+            f"J drops {before - after:.2f}.",
         ):
             cool = self.log_tau.animate.set_value(np.log10(self.coda_tau))
             bright = self.bright_scores()  # dimmed while hot (scores_stop_mattering): they matter again

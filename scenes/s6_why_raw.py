@@ -215,7 +215,7 @@ class WhyRawCache(Mixin[KVCacheParameters]):
             f"A seven billion class model, one sequence, half precision, every head its own keys and values: "
             f"{per_token} kibibytes a token, {gib:.0f} gibibytes at {CONTEXT}.",
             shows=f"Raw-cache memory rises straight with tokens; {MODEL['n_layers']} layers, "
-            f"{MODEL['n_kv_heads']} k v heads, head dimension {MODEL['head_dim']}.",
+            f"{MODEL['n_kv_heads']} key-value heads, head dimension {MODEL['head_dim']}.",
         ):
             product = per_token_product().move_to(raw[1], aligned_edge=LEFT)
             axes_time = min(max(self.seconds_until("one sequence") - 0.6, 0.8), 3.0)

@@ -70,7 +70,7 @@ def prior_drop() -> list[str]:
     tau log N."""
     before, after = objective(CODA), with_prior(0.0)[2]
     assert np.isclose(before - after, CODA * np.log(SCORES.size))
-    return [f"{CODA:.2f}", f"{before - after:.2f}"]
+    return [f"{CODA:.2f}", str(SCORES.size), f"{before - after:.2f}"]  # and the prior's bars, one an item
 
 
 def prior_leans() -> list[str]:
