@@ -87,19 +87,21 @@ def wrapped(
 
 def _fill_lines(words: list[str], width: float, size: int, color: str) -> list[Text]:
     """Greedy line filling: each line takes words while it stays within ``width``."""
-    lines: list[Text] = []
+    filled: list[list[str]] = []
     current: list[str] = []
     for word in words:
         trial = label(" ".join([*current, word]), size=size, color=color)
         if current and trial.width > width:
-            lines.append(label(" ".join(current), size=size, color=color))
+            filled.append(current)
             current = [word]
         else:
             current.append(word)
     if current:
-        lines.append(label(" ".join(current), size=size, color=color))
-    for line in lines:
+        filled.append(current)
+    lines = [label(" ".join(f), size=size, color=color) for f in filled]
+    for line, f in zip(lines, filled, strict=True):
         line.least_size = theme.SMALL_SIZE  # type: ignore[attr-defined]
+        line.words = " ".join(f)  # type: ignore[attr-defined]  # what the line says, spaces kept
     return lines
 
 

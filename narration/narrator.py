@@ -81,6 +81,16 @@ class Spoken:
     warning: str = ""
     engine: str = "none"  # what spoke it: e.g. "piper en_US-joe-medium", "recording", or "none"
 
+    def holding(self, words: str) -> list[tuple[Cue, str]]:
+        """The caption cues that hold ``words`` whole, each with its text on one line."""
+        words = written(words)  # the cues write what the voice spells: "K L" is "KL"
+        return [(c, t) for c in self.cues if words in (t := " ".join(c.text.split()))]
+
+    def first_said(self, words: str) -> str:
+        """The longest opening of ``words`` (up to three) that one caption cue holds whole: their cue."""
+        openings = [" ".join(words.split()[:n]) for n in (3, 2, 1)]
+        return next((o for o in openings if self.holding(o)), openings[-1])
+
 
 @dataclass(frozen=True)
 class NarrationSettings:

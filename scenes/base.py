@@ -180,29 +180,27 @@ class LectureScene(LiveScene, Generic[P]):
     ) -> None:
         """Ask ``question`` over the dimmed picture, hold for the viewer to choose, then ``answer`` shows it.
 
-        Three beats: ``ask`` speaks the question over the dimmed picture;
-        ``predict`` reads its lettered options as they appear, then
-        holds :data:`drawing.predict.THINK_SECONDS` of silence (the one
-        deliberate hold of the lecture, where the page's player pauses and
-        asks); ``predict-answer`` names the right letter, lifts the curtain and
-        runs ``answer``, the scene's animation that proves the answer while it
-        is spoken. The question is the section's first check-yourself question
-        (:attr:`lecture.section.Section.questions`), the same one the notes and
-        the page ask. ``shows`` describes the answer's picture.
+        Three beats: ``ask`` speaks the question, its lines written as they are read; ``predict`` reads
+        the lettered options as they appear, then holds :data:`drawing.predict.THINK_SECONDS` of silence
+        (the lecture's one deliberate hold, where the page's player pauses and asks); ``predict-answer``
+        names the right letter, lifts the curtain and runs ``answer``, the animation that proves it while
+        it is spoken. The question is the section's first (:attr:`lecture.section.Section.questions`), as
+        the notes and the page ask it; ``shows`` describes the answer's picture.
         """
         card = predict_card(question.spoken.split(": ", 1)[-1], [o.text for o in question.options])
         curtain = Curtain()
         with self.beat(ASK_BEAT, question.spoken, shows=SAID):
-            self.play(FadeIn(curtain), FadeIn(card.ask, shift=0.2 * UP), run_time=0.8)
+            heading, lines = card.ask
+            self.play(FadeIn(curtain), FadeIn(heading, lines[0], shift=0.2 * UP), run_time=0.8)
+            for line in lines[1:]:  # the question is written as it is read: the card changes with the words
+                self.when_said(self.spoken.first_said(line.words), FadeIn(line, shift=0.1 * UP), run_time=0.5)
             self.hold(self.speech_left() + (0.0 if question.options else THINK_SECONDS))
         if question.options:
             with self.beat(PREDICT_BEAT, question.spoken_options, shows=SAID):
                 for letter, row in zip(LETTERS, card.options, strict=False):
                     self.when_said(f"{letter},", FadeIn(row, shift=0.1 * UP), run_time=0.5)
                 self.hold(self.speech_left() + THINK_SECONDS)
-        with self.beat(
-            ANSWER_BEAT, question.said_answer, shows=shows, ends_section=ends_section
-        ) as spoken:
+        with self.beat(ANSWER_BEAT, question.said_answer, shows=shows, ends_section=ends_section) as spoken:
             self.play(FadeOut(curtain), FadeOut(card), run_time=0.6)
             answer(spoken)
 
@@ -269,11 +267,11 @@ class LectureScene(LiveScene, Generic[P]):
 
     def seconds_until(self, words: str) -> float:
         """Seconds from now until the current beat's narration says ``words`` (negative once said)."""
-        spoken, words = self.spoken, written(words)  # the cues write what the voice spells: "K L" is "KL"
-        found = [(c, t) for c in spoken.cues if words in (t := " ".join(c.text.split()))]
+        spoken, found = self.spoken, self.spoken.holding(words)
         if not found:
             raise RuntimeError(f"bug in {spoken.beat_id}: its narration never says {words!r}")
         cue, text = found[0]
+        words = written(words)
         at = cue.start + cue.duration * text.index(words) / len(text)
         return self.speech_ends - spoken.duration + at - self.renderer.time
 
