@@ -73,6 +73,7 @@ class ErrorsLine(MethodFigures):
         held_out: tuple[float, float]
 
     dimmed: Rectangle = Rectangle()  # a veil over the kernel's plot while the words are about attention
+    note: VGroup | None = None  # the errors' line (or a note in its place) now shown
 
     def show_errors_note(self, text: str) -> None:
         """A one-line note in the errors' place; it replaces the line before."""
@@ -83,9 +84,15 @@ class ErrorsLine(MethodFigures):
         line = label(text, color=theme.TEXT)
         line.set_y(max(theme.SAFE_BOTTOM + 0.22, theme.SAFE_BOTTOM + 0.02 + line.height / 2))  # descenders in
         note = VGroup(fit_width(line, theme.SAFE_RIGHT - theme.SAFE_LEFT))
-        old: VGroup = getattr(self, "note")  # noqa: B009 - set by show_row
-        self.note = note
-        return [LaggedStart(FadeOut(old), FadeIn(note), lag_ratio=1.0)]  # one after the other: never both
+        return [self.hand_over(note, FadeIn(note))]
+
+    def hand_over(self, line: VGroup, coming: Animation) -> Animation:
+        """The errors' line before fades, then ``coming`` brings ``line``, the one kept from now on.
+
+        One after the other, never both at once; with no line before, ``coming`` alone.
+        """
+        old, self.note = self.note, line
+        return coming if old is None else LaggedStart(FadeOut(old), coming, lag_ratio=1.0)
 
     def errors_row(
         self, heading: str, errors: tuple[float, float], names: tuple[str, str] = PLOTS
@@ -112,20 +119,13 @@ class ErrorsLine(MethodFigures):
         header = fit_width(label(heading, color=theme.MUTED), theme.SAFE_RIGHT - theme.SAFE_LEFT)
         return ErrorsRow(header.next_to(texts, UP, buff=0.1).set_x(0), texts, bars)
 
-    def replace_row(self, row: ErrorsRow) -> Animation:
-        """The errors' line before fades, then ``row`` comes, its bars growing: one after the other."""
-        old: VGroup = getattr(self, "note")  # noqa: B009 - set by show_row
-        self.note = row.group
-        coming = AnimationGroup(FadeIn(row.header, row.names), *row.grow())
-        return LaggedStart(FadeOut(old), coming, lag_ratio=1.0)
+    def replace_row(self, row: ErrorsRow, *shown: Animation) -> Animation:
+        """``row`` replaces the errors' line before it; ``shown`` plays once the old line has gone.
 
-    def show_row(self, row: ErrorsRow, shown: list[Animation]) -> None:
-        """``row`` replaces the errors' line before it: the old one fades as ``shown`` plays."""
-        old: VGroup | None = getattr(self, "note", None)
-        if old is not None:
-            self.play(FadeOut(old), run_time=0.5)
-        self.play(*shown, run_time=1.0)
-        self.note = row.group
+        By default ``shown`` is the whole row, its bars growing.
+        """
+        coming = shown or (FadeIn(row.header, row.names), *row.grow())
+        return self.hand_over(row.group, AnimationGroup(*coming))
 
     def undim(self) -> list[Animation]:
         """The veil lifts, if one is down."""

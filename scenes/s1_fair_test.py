@@ -86,7 +86,7 @@ class FairComparison(ErrorsLine):
             f"Gaussian {g_loo}.",
         ):
             row = self.errors_row("leave-one-out mean squared error, both tuned on it", self.loo)
-            self.show_row(row, [FadeIn(row.header)])
+            self.play(self.replace_row(row, FadeIn(row.header)), run_time=1.0)
             self.loo_shown = self.loo_errors((1, 2))  # the fresh points replace them
             self.when_said("each predicted", Create(self.loo_shown), run_time=1.8)
             self.when_said("containing every", self.gaussian_in_learned(), run_time=1.5)
@@ -109,7 +109,7 @@ class FairComparison(ErrorsLine):
             row = self.errors_row(
                 f"mean squared error, {self.n_fresh} fresh points; noise {floor:.3f}", self.held_out
             )
-            self.show_row(row, [FadeIn(row.header, row.names)])
+            self.play(self.replace_row(row, FadeIn(row.header, row.names)), run_time=1.5)
             gaps = self.fresh_gaps()
             for words, k in (
                 ("error is", 0),
