@@ -51,7 +51,7 @@ __all__ = ["KernelRegressionCollapse"]
 # the leave-one-out error against the bandwidth.
 MAIN_X, MAIN_Y, MAIN_W, MAIN_H = -2.7, 1.4, 6.8, 2.9
 BARS_Y, BARS_H = -1.5, 1.3
-LOO_Y, LOO_W, LOO_H = -1.05, 4.7, 2.0
+LOO_Y, LOO_W, LOO_H = -1.15, 4.7, 2.0
 Y_RANGE = (-1.9, 1.9)
 WEIGHT_TITLE = "weight w\u1d62"
 X_TICKS = (0, 0.5, 1)
@@ -87,7 +87,7 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
             "query-kernel",
             "Fix a query, q, in orange. The purple kernel, a bump centred on q, sets each sample's weight: "
             "the yellow bars.",
-            shows=f"A weight bar stands under each sample; {self.visible_bars(self.best)}.",
+            shows=f"A weight bar under each sample; {self.visible_bars(self.best)}.",
         ):
             self.show_kernel()
         with self.beat(
@@ -102,7 +102,7 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
             "leave-one-out",
             "Predicting each sample from the others, the error is lowest in between: "
             "the bias-variance trade-off.",
-            shows="Leave-one-out error against sigma; a dot slides to its dip, "
+            shows="Leave-one-out error, high at both ends, dips at sigma "
             f"{self.sigmas[self.best]:.3f}; the fit smooths.",
         ):
             self.show_loo_panel()
@@ -131,7 +131,8 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
         shown = int(np.sum(self.w[i] > SHOWN_WEIGHT))
         if shown == self.x.size:
             return "all show"
-        return f"only the {'one' if shown == 1 else shown} nearest q {'shows' if shown == 1 else 'show'}"
+        verb = "stands" if shown == 1 else "stand"
+        return f"only the {'one' if shown == 1 else shown} nearest q {verb} visibly tall"
 
     def index(self) -> int:
         """Grid index nearest the tracker's bandwidth (every frame shows a computed grid row)."""
@@ -287,7 +288,7 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
             "steps",
             "The fit becomes a jagged step function: right on average, so low bias, but it copies the "
             "nearest sample's noise: high variance.",
-            shows="Strips mark each dot's step; dashed, the noise-free curve; shaded, the steps' gap.",
+            shows="Flat steps copy each dot's height, zigzagging above and below the dashed true curve.",
         ):
             cells = self.nearest_cells()
             self.when_said("step function", FadeIn(cells), run_time=1.0)
@@ -301,7 +302,7 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
             "Now widen it. k effective, e to the entropy, is the effective number of samples averaged; "
             f"it nears {self.x.size}.",
             shows=f"Sigma climbs to {self.sigmas[-1]:.3f}; all {self.x.size} bars level off at "
-            f"{self.w[-1].mean():.2f}; H reads {self.h[-1]:.2f}.",
+            f"{self.w[-1].mean():.2f}; entropy {self.h[-1]:.2f}.",
         ):
             self.play(FadeOut(self.spread), run_time=0.5)  # the steps' gap goes as the estimate smooths
             self.introduce_readout(2)

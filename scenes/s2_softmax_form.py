@@ -3,7 +3,9 @@
 The Gaussian weights written as a softmax of minus the squared distance over
 2 sigma^2; the square expanded, its q-only term struck (the softmax drops it),
 leaving a dot-product score at temperature sigma^2 plus a key-only offset;
-then keys and values named on the picture. Mixed into section 2's scene.
+then attention's form, softmax(q k_i / tau + b_i), takes the first line, each
+term boxed with the kernel's term it renames (tau = sigma^2), and keys and
+values are named on the picture. Mixed into section 2's scene.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
+    FadeTransform,
     Indicate,
     LaggedStart,
     Line,
@@ -41,7 +44,7 @@ from drawing.pointing import in_turn
 from drawing.readouts import LabelSwitch
 from drawing.widgets import BarPanel, label, math
 from lecture.sections.s2_kernel_regression import KernelRegressionParameters
-from scenes.base import SAID, Mixin
+from scenes.base import Mixin
 from scenes.onscreen import continuing
 
 __all__ = ["SoftmaxForm", "RIGHT_X", "ROLE_TEX", "SHOWN_WEIGHT"]
@@ -96,7 +99,7 @@ class SoftmaxForm(Mixin[KernelRegressionParameters]):
             "expand",
             "Expand the square: a dot-product score, q times x i over sigma squared, plus a key-only term. "
             "The q-only term cancels.",
-            shows="Key term: minus x i squared over 2 sigma squared; the q term, struck out.",
+            shows="Minus x i squared over 2 sigma squared stays; q's term, same for all, struck.",
         ):
             expanded, strike = self.expanded_line(identity)
             named = VGroup()  # "= softmax(" and each term as it is named; the score, the key-only bias boxed
@@ -108,22 +111,51 @@ class SoftmaxForm(Mixin[KernelRegressionParameters]):
             self.when_said("key-only term", Write(expanded[2]), key)
             self.when_said("q-only term", Write(expanded[3]), Write(expanded[4]))
             self.play(Create(strike), run_time=0.8)
-            self.play(
-                FadeOut(strike), FadeOut(named), ReplacementTransform(expanded, identity[1]), run_time=1.2
-            )
         with self.beat(
             "attention",
             "So these yellow weights are attention weights, keys x i, values y i: dot-product scores "
             "at temperature sigma squared, plus a key-only offset.",
-            shows=SAID,  # the ring points at "these yellow weights"; the visible bars were described before
+            shows="Formula: softmax of q k i over tau, plus offset b i; tau, sigma squared.",
         ):
             weights = self.w[self.index()]
             shown = VGroup(*(bar for bar, w in zip(self.bars.bars, weights, strict=True) if w > SHOWN_WEIGHT))
-            self.play(Circumscribe(shown, color=theme.WEIGHT), run_time=2.0)  # the bars, not the empty row
-            self.when_said("keys x i", Create(self.key_ticks(), lag_ratio=0.1), run_time=1.0)
-            values = in_turn(self.dots, color=theme.VALUE, scale=1.6, lag=0.05)
-            self.when_said("values y i", values, run_time=1.2)
-            self.when_said("temperature", Circumscribe(identity[1], color=theme.TEMPERATURE), run_time=1.5)
+            settled = (FadeOut(strike), FadeOut(named), ReplacementTransform(expanded, identity[1]))
+            self.play(Circumscribe(shown, color=theme.WEIGHT), *settled, run_time=1.5)  # the bars, not a row
+            self.attention_form(identity)
+
+    def attention_form(self, identity: VGroup) -> None:
+        """The first line becomes attention's softmax(q k_i / tau + b_i); its terms are matched as named.
+
+        Keys and values are marked on the plot; then each term of the attention form is boxed with the
+        kernel's term it renames: the score, tau written under sigma squared, and the key-only bias.
+        """
+        attention = self.attention_line(identity[0])
+        self.when_said("attention weights", FadeTransform(identity[0], attention), run_time=1.0)
+        self.when_said("keys x i", Create(self.key_ticks(), lag_ratio=0.1), run_time=1.0)
+        values = in_turn(self.dots, color=theme.VALUE, scale=1.6, lag=0.05)
+        self.when_said("values y i", values, run_time=1.2)
+        pairs = VGroup()
+        kernel = identity[1]
+        scores = (self.outline(attention[1], theme.SCORE, pairs), self.outline(kernel[1], theme.SCORE, pairs))
+        self.when_said("dot-product scores", *(Create(box) for box in scores), run_time=0.8)
+        tau = math(r"\tau = \sigma^2", colors={r"\tau": theme.TEMPERATURE, r"\sigma": theme.TEMPERATURE})
+        tau.next_to(kernel[1], DOWN, buff=0.15)  # under the kernel's sigma squared, above the error plot
+        self.when_said("temperature", FadeIn(tau, shift=0.2 * LEFT), run_time=0.8)
+        biases = (self.outline(attention[2], theme.PRIOR, pairs), self.outline(kernel[2], theme.PRIOR, pairs))
+        self.when_said("key-only offset", *(Create(box) for box in biases), run_time=0.8)
+
+    @staticmethod
+    def attention_line(kernel_line: Mobject) -> MathTex:
+        """w_i = softmax_i(q k_i / tau + b_i), where ``kernel_line`` was, its left edge kept."""
+        line = math(
+            r"w_i = \mathrm{softmax}_i\!\Big(",
+            r"\frac{q\, k_i}{\tau}",
+            r"+ b_i",
+            r"\Big)",
+            colors={**ROLE_TEX, "k_i": theme.KEY, r"\tau": theme.TEMPERATURE, "b_i": theme.PRIOR},
+            size=42,
+        )
+        return line.align_to(kernel_line, LEFT).match_y(kernel_line)
 
     def exponentials(self) -> np.ndarray:
         """The softmax's numerators at the query: each point's Gaussian, before dividing by their sum."""
@@ -220,7 +252,10 @@ class SoftmaxForm(Mixin[KernelRegressionParameters]):
             ),
             continuing(
                 math(
-                    r"= \mathrm{softmax}_i\!\left(\frac{q\, x_i}{\sigma^2} - \frac{x_i^2}{2\sigma^2}\right)",
+                    r"= \mathrm{softmax}_i\!\Big(",
+                    r"\frac{q\, x_i}{\sigma^2}",
+                    r"- \frac{x_i^2}{2\sigma^2}",
+                    r"\Big)",
                     colors=ROLE_TEX,
                     size=42,
                 ),

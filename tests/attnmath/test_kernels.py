@@ -8,7 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from attnmath import KERNELS, kernel_weights, loo_cv_error, loo_predictions, nadaraya_watson, softmax
+from attnmath import (
+    KERNELS,
+    attention,
+    kernel_weights,
+    loo_cv_error,
+    loo_predictions,
+    nadaraya_watson,
+    softmax,
+)
 
 pytestmark = pytest.mark.filterwarnings("error")
 
@@ -71,6 +79,15 @@ def test_query_only_term_cancels_leaving_dot_product_plus_key_term():
     q, sigma = 0.41, 0.15
     dot_plus_key = (q * X) / sigma**2 - X**2 / (2 * sigma**2)
     np.testing.assert_allclose(kernel_weights([q], X, sigma)[0], softmax(dot_plus_key), rtol=1e-10)
+
+
+def test_kernel_weights_are_attention_at_tau_sigma_squared_with_a_key_only_bias():
+    """Section 2's last line: softmax(q k_i / tau + b_i), keys x_i, tau = sigma^2, b_i = -x_i^2 / 2 sigma^2,
+    against the Gaussian kernel's weights computed one sample at a time."""
+    q, sigma = 0.41, 0.15
+    gauss = [math.exp(-((q - x) ** 2) / (2 * sigma**2)) for x in X]
+    res = attention([[q]], X[:, None], Y[:, None], tau=sigma**2, bias=-(X**2) / (2 * sigma**2))
+    np.testing.assert_allclose(res.weights[0], np.array(gauss) / sum(gauss), rtol=1e-10)
 
 
 @pytest.mark.parametrize("kernel", KERNELS)

@@ -26,12 +26,7 @@ words a beat, the descriptions doubled the lecture's length: 15:52 became 32:00)
 SAID = {
     "LectureTitle": {"title", "weights", "temperature"},
     "FixedVsQueryWeights": {"title", "when-learned-wins", "ask", "predict"},
-    "KernelRegressionCollapse": {
-        "title",
-        "attention",
-        "ask",
-        "predict",
-    },
+    "KernelRegressionCollapse": {"title", "ask", "predict"},
     "TemperatureSweep": {"title", "retrieval", "log", "ask", "predict"},
     "KernelVariants": {"title", "position-row", "ask", "predict"},
     "HeadRouting": {"title", "stylised", "head-1", "ask", "predict"},
