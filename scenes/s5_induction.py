@@ -19,11 +19,13 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Animation,
     Create,
     CurvedArrow,
     DashedLine,
     FadeIn,
     FadeOut,
+    GrowFromEdge,
     LaggedStart,
     Mobject,
     Polygon,
@@ -263,7 +265,7 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
             "decoder-induction",
             f"Layer {layer + 1}, head {head + 1}, does something new: in the second copy, each token skips "
             "to its earlier twin and looks at what followed it.",
-            shows="Its stripe sits in the second copy's rows, one column right of each earlier twin.",
+            shows="In second-copy rows, weight falls on the token after each earlier twin.",
         ):
             swap = (FadeOut(self.marks), FadeOut(self.map_now), FadeOut(self.head_one), FadeIn(new_map))
             self.play(*swap, FadeOut(self.name_now), FadeIn(new_name), run_time=1.2)  # map and name together
@@ -291,23 +293,20 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
         layer, head, score = h.best_induction
         grid = self.score_grid(h.induction)
         best = SurroundingRectangle(grid[0].tile(head, layer), color=theme.KEY, buff=0.04, stroke_width=4)
-        figures = VGroup(
-            label(f"best {score:.2f}", small=True, color=theme.KEY),
-            label(f"typical {h.typical_induction:.2f}", small=True, color=theme.MUTED),
-        ).arrange(RIGHT, buff=0.6)
-        figures.next_to(grid, DOWN, buff=0.25).set_x(grid[0].get_x())
+        figures = score_rows((("best", score, theme.KEY), ("typical", h.typical_induction, theme.MUTED)))
+        figures.next_to(grid, DOWN, buff=0.3).set_x(grid[0].get_x())
         tokens = self.tokens_shown()
         with self.beat(
             "decoder-best",
-            f"By its pattern, an induction head: the best of {found.n_heads}, averaging {percent(score)} on "
+            f"An induction head: the best of {found.n_heads}, averaging {percent(score)} on "
             f"that token; a typical head averages {percent(h.typical_induction)}.",
-            shows=f"{found.n_heads} heads' induction scores; the bright one, layer {layer + 1} head "
-            f"{head + 1}: best {score:.2f}, typical {h.typical_induction:.2f}.",
+            shows=f"Grid, {h.induction.shape[0]} layers by {h.induction.shape[1]} heads; brightest, layer "
+            f"{layer + 1} head {head + 1}: {score:.2f}; typical {h.typical_induction:.2f}.",
         ):
             self.play(FadeOut(tokens), run_time=0.8)  # the map's stripe alone, as its pattern is named
             self.when_said("the best", FadeIn(grid), run_time=1.0)
-            self.when_said("averaging", Create(best), FadeIn(figures[0]), run_time=0.6)
-            self.when_said("typical", FadeIn(figures[1]), run_time=0.8)
+            self.when_said("averaging", Create(best), *grow_row(figures[0]), run_time=1.0)
+            self.when_said("typical", *grow_row(figures[1]), run_time=0.8)
         self.decoder_view.remove(*tokens)
         self.grid_shown = VGroup(grid, best, figures)
 
@@ -350,7 +349,8 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
             "decoder-copies",
             f"The whole model's top guess is right for {right[1]} of {n - 1} second-copy tokens, and "
             f"{right[0]} of {n - 1} in the first, where nothing repeats.",
-            shows=f"Correct guesses light up: {right[1]} in the second copy, {right[0]} in the first.",
+            shows=f"Correct guesses light: {right[1]} in copy two, {right[0]} in copy one; first tokens "
+            "not scored.",
         ):
             chips = VGroup(*self.chip_heads, *self.chips)
             self.play(FadeOut(self.grid_shown), FadeIn(chips), run_time=1.0)
@@ -364,3 +364,25 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
                 self.play(*(FadeIn(m) for m in lit), FadeIn(count), run_time=1.0)
                 self.decoder_view.add(*lit, count)
         self.shown = self.decoder_view
+
+
+def score_rows(rows: tuple[tuple[str, float, str], ...], width: float = 3.0) -> VGroup:
+    """One 0-to-1 track per (name, score, colour), filled to its score: name, track, then the number."""
+    shown = VGroup()
+    for name, score, colour in rows:
+        track = Rectangle(width=width, height=0.3, stroke_color=theme.MUTED, stroke_width=2)
+        fill = Rectangle(width=max(score * width, 1e-3), height=0.3, stroke_width=0)
+        fill.set_fill(colour, opacity=0.85).align_to(track, LEFT)
+        named = label(name, small=True, color=colour).next_to(track, LEFT, buff=0.2)
+        number = label(f"{score:.2f}", small=True, color=colour).next_to(track, RIGHT, buff=0.2)
+        shown.add(VGroup(track, fill, named, number))
+    shown.arrange(DOWN, buff=0.2)
+    for row in shown[1:]:  # tracks under one another, whatever their names' widths
+        row.shift((shown[0][0].get_x() - row[0].get_x()) * RIGHT)
+    return shown
+
+
+def grow_row(row: VGroup) -> tuple[Animation, ...]:
+    """A score row's track, name and number appear as its fill grows from zero to the score."""
+    track, fill, named, number = row
+    return FadeIn(track), FadeIn(named), GrowFromEdge(fill, LEFT), FadeIn(number)

@@ -141,7 +141,7 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
         with self.beat(
             "all-heads",
             "As grids, rows for queries, columns for keys: four different summaries of the same words.",
-            shows=f"Four lower-triangular heatmaps: {self.grid_names()}.",
+            shows="Four grids, blank above the diagonal; H1 a stripe under it; H3 fades leftward.",
         ):
             self.show_all_heads()
         self.show_trained()
@@ -157,7 +157,7 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
         self.pause_and_predict(
             self.question(),
             self.the_folding_head,
-            shows="H2 keeps all keys and values; H1, H3, H4 each need one summary, and dim.",
+            shows="H2 keeps all keys and values; H1 one value; H3 one sum; H4 phrase sums.",
             ends_section=True,
         )
 
@@ -224,18 +224,14 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
             return f"Each word's line goes to itself, except {away}."
         if h == 2:
             back = max(int(np.count_nonzero(w[i, :i] >= LINE_SHARE)) for i in range(len(texts)))
-            return f"Each word's lines fade with distance; drawn, they reach up to {back} words back."
-        return "Words outside noun phrases keep their line on themselves."
-
-    def grid_names(self) -> str:
-        """The four heatmaps' tags and names."""
-        return ", ".join(f"H{h + 1} {name}" for h, name in enumerate(SHORT_NAMES))
+            return f"Each word's weight roughly halves per word back; lines drawn only to {back} back."
+        return "Nouns and adjectives weigh their phrase's modifiers; other words look at themselves."
 
     def concatenation_shows(self) -> str:
-        """The audio description of the concatenation: the blocks' shapes, as the screen writes them."""
+        """The audio description of the concatenation: what its width is made of, and the output's shape."""
         h, t, d_head = self.heads.result.head_outputs.shape
         d_out = self.heads.result.output.shape[1]
-        return f"Concatenated: {t} by {h * d_head}; W O: {h * d_head} by {d_out}; output: {t} by {d_out}."
+        return f"{t} words by {h} heads' {d_head} features; times W O; output {t} by {d_out}."
 
     def show_head(self, h: int) -> None:
         """All of head h's lines, then the spotlit query's lines and their percentages."""

@@ -107,7 +107,8 @@ class TrainedHeads(BankPayoff):
             "trained",
             f"All {n_layers * n_heads} heads of a trained model, Mini L M, on this sentence; "
             "unlike ours, it reads both ways.",
-            shows=f"One small map per head: {n_layers} layers as rows, {n_heads} heads as columns.",
+            shows=f"{n_layers * n_heads} small maps, {n_layers} layers by {n_heads} heads; some a stripe, "
+            "some a bright column.",
         ):
             title, layers, image = view.group
             self.clear_for_trained()
@@ -244,12 +245,21 @@ class TrainedHeads(BankPayoff):
             arriving = (shown, name, *self.model_tag())
             self.play(FadeOut(getattr(self, "shown", VGroup())), *(FadeIn(m) for m in arriving), run_time=1.2)
             self.rows_arrive(right, t, "park weight")
+            note = self.special_tokens(right)
+            self.when_said(f"{where} token", FadeIn(note, shift=0.2 * LEFT), run_time=0.8)
             share = label(f"{percent}% on {sink.token}", small=True, color=theme.WEIGHT)
             share.next_to(name, RIGHT, buff=0.4)
             self.until_said("attention sink")
             self.play(FadeIn(mark), run_time=0.8)
-            self.when_said("percent", FadeIn(share, shift=0.2 * LEFT), run_time=0.8)
-        self.shown = VGroup(shown, name, mark, share)
+            self.when_said(f"head {head} averages", FadeIn(share, shift=0.2 * LEFT), run_time=0.8)
+        self.shown = VGroup(shown, name, mark, share, note)
+
+    @staticmethod
+    def special_tokens(heatmap: Heatmap) -> VGroup:
+        """What [CLS] and [SEP] are, in three short lines beside ``heatmap``, whose rows begin and end so."""
+        lines = ("[CLS], [SEP]:", "tokens added", "at start, end")
+        note = VGroup(*(label(line, small=True, color=theme.MUTED) for line in lines))
+        return note.arrange(DOWN, aligned_edge=LEFT, buff=0.1).next_to(heatmap.frame, RIGHT, buff=0.4)
 
     def rows_arrive(self, heatmap: Heatmap, t: int, words: str) -> None:
         """``heatmap``'s removed cells back as the voice reaches ``words``, one query row after another."""
@@ -277,7 +287,7 @@ class TrainedHeads(BankPayoff):
         with self.beat(
             "trained-none",
             f"On this sentence, no trained head clearly shows {listed}{from_it}.",
-            shows=f"Best target weights: {scores}.",
+            shows=f"Best scores, {scores}.",
         ):
             self.play(FadeOut(self.shown), run_time=0.6)
             self.fade_in(title, run_time=1.0)
@@ -287,16 +297,18 @@ class TrainedHeads(BankPayoff):
 
     @staticmethod
     def unmatched_scores(missing: list[HeadMatch]) -> str:
-        """The cards' best scores for the ear: those the previous-token head gives, then the others.
+        """The cards' best scores for the ear, after the pass mark: the previous-token head's first.
 
-        The previous-token head is named once, after its scores, so that a listener who hears it once
-        does not take it for all of them.
+        A pattern that passes only through the previous-token head says so, as its card does: the
+        narration has just said no head clearly shows it.
         """
-        via = [f"{SCORED[m.stylised]} {best_score(m)}" for m in missing if from_previous(m)]
-        other = ", ".join(f"{SCORED[m.stylised]} {best_score(m)}" for m in missing if not from_previous(m))
-        both = "both " if len(via) == 2 else ""
-        head = f"{', '.join(via)}, {both}the previous-token head's" if via else ""
-        return "; ".join(p for p in (head, other) if p)
+
+        def said(m: HeadMatch) -> str:
+            via = ", only via previous-token head" if m.matched and from_previous(m) else ""
+            return f"{ON_SCREEN[m.stylised]} {best_score(m)}{via}"
+
+        ordered = sorted(missing, key=lambda m: not from_previous(m))  # stable: the cards' order otherwise
+        return f"pass {MATCH_THRESHOLD:g}: " + "; ".join(said(m) for m in ordered)
 
     @staticmethod
     def why_unmatched(match: HeadMatch) -> tuple[str, ...]:
@@ -325,5 +337,3 @@ SHORT = {"H1": "the previous token", "H2": "syntax", "H3": "distance decay", "H4
 """How the narration names each stylised pattern."""
 ON_SCREEN = {"H1": "previous", "H2": "syntax", "H3": "distance", "H4": "modifiers"}
 """Its name under a small map."""
-SCORED = {**ON_SCREEN, "H3": "distance overlap"}
-"""Its name beside its score in words: H3's score is an overlap with H3's weights, not a weight on targets."""

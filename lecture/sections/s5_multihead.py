@@ -44,8 +44,8 @@ def questions(_p: HeadRoutingParameters) -> list[Question]:
             "four: a noun's determiners and adjectives come before it in its phrase, so a sum reset at "
             "each phrase holds them. The syntax head's target may be any earlier noun, known only when its "
             "query arrives, so its memory grows with the sentence.",
-            "Pause and predict: in general, which of these heads could replace all past keys and values "
-            "by one fixed-size summary?",
+            "Pause and predict: a decoder keeps every past key and value. Which of these heads could, in "
+            "general, trade them for one fixed-size summary?",
             "All but the syntax head, ideally: one keeps the previous value; three's geometric decay, a "
             "discounted sum; four, its phrase's sum.",
             (

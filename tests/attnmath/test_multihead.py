@@ -148,3 +148,11 @@ def test_a_lecturers_sentence_works():
     w = stylized_heads(s).weights
     assert w.shape == (4, 4, 4)
     assert int(np.argmax(w[1, 1])) == 0
+
+
+def test_the_decay_heads_weight_roughly_halves_per_word_back():
+    """Section 5 describes head three's causal rows so: each word back keeps about half the weight of
+    the word after it (read off the weights, not the decay setting)."""
+    w = stylized_heads(causal=True).weights[2]
+    ratios = [w[i, j - 1] / w[i, j] for i in range(len(w)) for j in range(1, i + 1)]
+    assert ratios and all(0.45 < r < 0.55 for r in ratios), ratios

@@ -199,11 +199,11 @@ def on_its_side(score: float) -> str:
 
 
 def concatenation() -> list[str]:
-    """The blocks' shapes from the layer's construction: H heads of width d_h = T (position one-hot values),
-    inputs of width d_content + T."""
+    """The blocks' shapes from the layer's construction: T words by H heads of width d_h = T (position
+    one-hot values); the output T by the inputs' width, d_content + T."""
     h, t = len(HEAD_NAMES), len(DEFAULT_SENTENCE)
     d_model = STYLISED["d_content"] + t
-    return [str(x) for x in (t, h * t, h * t, d_model, t, d_model)]
+    return [str(x) for x in (t, h, t, t, d_model)]
 
 
 @cache
@@ -266,12 +266,12 @@ def decoder_best_said() -> list[str]:
 
 
 def decoder_best_shown() -> list[str]:
-    """The heads counted, the best induction head named (1-based), its score and the typical head's."""
+    """The grid's layers and heads, the best induction head (1-based), its score and the typical head's."""
     scores = all_induction_scores()
     typical = (scores[len(scores) // 2 - 1] + scores[len(scores) // 2]) / 2
     layer, head, _ = decoder_best(decoder_induction)
-    count = str(SMOLLM[0] * SMOLLM[1])
-    return [count, str(layer + 1), str(head + 1), f"{scores[-1]:.2f}", f"{typical:.2f}"]
+    grid = [str(SMOLLM[0]), str(SMOLLM[1])]  # layers by heads
+    return [*grid, str(layer + 1), str(head + 1), f"{scores[-1]:.2f}", f"{typical:.2f}"]
 
 
 def decoder_copies() -> list[str]:
@@ -303,8 +303,8 @@ EXPECTED = {
     "trained-river": trained_river,
     "trained-none": lambda: [],
     "head-3.description": decay_lines,
-    "trained.description": lambda: [str(MINILM[0]), str(MINILM[1])],
-    "trained-none.description": trained_none,
+    "trained.description": lambda: [str(MINILM[0] * MINILM[1]), str(MINILM[0]), str(MINILM[1])],
+    "trained-none.description": lambda: [f"{THRESHOLD:g}", *trained_none()],
     "concatenate.description": concatenation,
     "decoder": decoder_reads,
     "decoder-tokens": decoder_tokens,
