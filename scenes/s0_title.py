@@ -309,7 +309,7 @@ class LectureTitle(Scaling, LectureScene[TitleParameters]):
         if not self.outline:
             return
         items = self.outline_items()
-        self.play(LaggedStart(*(FadeIn(line) for line in items), lag_ratio=0.3), run_time=3.0)
+        self.play(LaggedStart(*(FadeIn(line) for line in items), lag_ratio=0.3), run_time=2.0)
         if len(self.outline) > 1:
             sentence = self.running_sentence().next_to(items, DOWN, buff=0.3)
             self.when_said("running sentence", FadeIn(sentence, shift=0.2 * UP), run_time=1.0)
@@ -332,7 +332,7 @@ class LectureTitle(Scaling, LectureScene[TitleParameters]):
             return "That is the lecture in one formula."
         if len(titles) == 1:
             return f"We will look at one part of it: {titles[0]}."
-        return f"{len(titles)} steps follow, from {titles[0]} to {titles[-1]}, with one running sentence."
+        return f"{len(titles)} steps follow, with one running sentence, from {titles[0]} to {titles[-1]}."
 
     def outline_description(self) -> str:
         """What the outline shows beyond its narration: the running sentence, which no voice has read yet.

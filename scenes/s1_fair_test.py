@@ -100,7 +100,7 @@ class FairComparison(ErrorsLine):
             f"On {self.n_fresh} fresh points, each predicted from the {self.x.size}, "
             f"the Gaussian's error is {g_new}; the learned similarity's, {a_new}.",
             shows="Fresh points; grey lines join each to its curve, shorter for "
-            f"{'Gaussian' if self.held_out[0] < self.held_out[1] else 'learned'}; noise floor "
+            f"{'Gaussian' if self.held_out[0] < self.held_out[1] else 'learned'}; perfect fit: "
             f"{noise_floor(*self.fresh):.3f}.",
         ):
             self.show_fresh_points()

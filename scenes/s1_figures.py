@@ -129,12 +129,12 @@ class MethodFigures(Mixin[FixedVsQueryParameters]):
             axis_labels(bar_axes, "input x", "weight w\u1d62", x_ticks=(0, 0.5, 1), y_ticks=(0, 1)),
         )
 
-    def arrange_figures(self, places: dict[int, Place], reveal: bool = False) -> None:
+    def arrange_figures(self, places: dict[int, Place], reveal: bool = False, run_time: float = 1.2) -> None:
         """Figures to their places: ``places`` maps a figure to ("big" | "pair" | "thumb", (centre, scale)).
 
         A figure not yet shown fades in there (without its prediction, drawn
         next); a shown figure left out fades out; ``reveal`` brings in the
-        weight axes. Words are rebuilt for each place.
+        weight axes. Words are rebuilt for each place; the move takes ``run_time`` seconds.
         """
         self.weights_on = self.weights_on or reveal
         moving: list[Mobject] = []
@@ -155,6 +155,7 @@ class MethodFigures(Mixin[FixedVsQueryParameters]):
             leaving=leaving,
             arriving=arriving,
             words_in=list(words.values()),
+            run_time=run_time,
         )
         for figure in leaving:
             self.remove(*figure.get_family())  # also from the live group it belonged to

@@ -204,5 +204,5 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
         peaks = [np.argmax(self.weights(np.array([here, there]))[k], axis=1) for k in (1, 2)]
         under = all(int(p[j]) in nearest[j] for p in peaks for j in range(2))
         sweep = f"The query sweeps to {where(there)} and back"
-        still = "the mean's bars never move"
+        still = "the mean's rule has no q"
         return f"{sweep}; {still}." if under else f"{sweep}; the weight peaks do not always follow."

@@ -13,6 +13,7 @@ from manim import (
     DOWN,
     RIGHT,
     UP,
+    Animation,
     Create,
     DashedLine,
     Dot,
@@ -54,11 +55,15 @@ class MovingQuery(MethodFigures):
             """How kernel and attention, side by side, spread their weight where the query stops."""
             ...
 
+        def errors_note(self, text: str) -> list[Animation]:
+            """A one-line note replacing the line under the figures (scenes.s1_errors)."""
+            ...
+
     # --- the query moves ---------------------------------------------------------
     def show_weights(self) -> None:
         """Weight axes under each plot, a query line through both, then the weights on the points."""
         self.q = ValueTracker(self.query_path[0])
-        self.arrange_figures(self.places, reveal=True)
+        self.arrange_figures(self.places, reveal=True, run_time=0.8)  # brisk: the voice is naming q
         self.markers = [VGroup(DashedLine(UP, DOWN, color=theme.QUERY, stroke_width=4)) for _ in range(3)]
         for k, marker in enumerate(self.markers):
             marker.add(Dot(radius=0.12 * self.scale_of(k), color=theme.QUERY))
@@ -66,7 +71,7 @@ class MovingQuery(MethodFigures):
         self.refresh()
         self.show_names()
         self.figures[1][0].remove(self.bump)  # the mid-plot kernel gives way to the query's own weights
-        self.play(Create(VGroup(*self.markers)), FadeIn(self.q_names), FadeOut(self.bump), run_time=1.5)
+        self.play(Create(VGroup(*self.markers)), FadeIn(self.q_names), FadeOut(self.bump), run_time=0.8)
         for fig, marker in zip(self.figures, self.markers, strict=True):
             fig[0].add(marker)  # from now on it moves and scales with its plot
         self.when_said("yellow bars", *(FadeIn(b.bars) for b in self.bars), run_time=1.5)
@@ -123,7 +128,12 @@ class MovingQuery(MethodFigures):
             self.sweep_to(self.q, self.query_path[2], min(max(self.speech_left(), 4.0), 7.0))
 
     def query_moves_right(self, spoken: Spoken) -> None:
-        """The answer: the query crosses to the right and back; both weightings travel with it."""
+        """The answer: the query crosses to the right and back; both weightings travel with it.
+
+        The mean is off screen: its rule, which has no query in it, takes the line under the figures
+        first, and stays while the other two follow the query.
+        """
         here = self.q.get_value()
-        self.sweep_to(self.q, self.query_path[1], min(max(spoken.duration - 2.0, 2.5), 4.0))
+        self.play(*self.errors_note("the mean: every weight 1/N, whatever the query"), run_time=1.0)
+        self.sweep_to(self.q, self.query_path[1], min(max(spoken.duration - 3.0, 2.5), 4.0))
         self.sweep_to(self.q, here, 2.0)

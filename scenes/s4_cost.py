@@ -54,7 +54,7 @@ class MeasuredCost(Mixin[KernelVariantsParameters]):
         n_last, speedup = data["n"][-1], data["softmax_seconds"][-1] / data["linear_seconds"][-1]
         faster = VGroup(
             label(f"{speedup:.0f}\u00d7 faster"),
-            label(f"at N = {n_last:,},"),
+            label(f"at N = {n_last:,}"),
             label("for blunter weights", color=theme.WARNING),
         )
         axes = frame[0]  # the note sits in the plot's empty upper left, clear of both lines
@@ -66,9 +66,9 @@ class MeasuredCost(Mixin[KernelVariantsParameters]):
             shows=f"Log-log numpy timings against N, key width {data['d']}: "
             "softmax starts shallow, then climbs steeply.",
         ):
-            self.play(FadeOut(self.leaving), run_time=0.8)
-            self.play(Create(frame[0]), FadeIn(frame[1:]), run_time=1.0)
-            self.play(Create(soft[0]), FadeIn(soft[1]), run_time=2.0)
+            self.play(FadeOut(self.leaving), run_time=0.6)
+            self.play(Create(frame[0]), FadeIn(frame[1:]), run_time=0.8)
+            self.play(Create(soft[0]), FadeIn(soft[1]), run_time=1.6)
             self.when_said("slope", Indicate(soft[1], color=theme.WEIGHT, scale_factor=1.15), run_time=1.2)
         with self.beat(
             "cost-linear",
@@ -82,6 +82,7 @@ class MeasuredCost(Mixin[KernelVariantsParameters]):
             self.fade_in(faster[:2], run_time=1.0)
             self.when_said("times faster", FadeIn(gap), run_time=1.2)
             self.when_said("blunter", FadeIn(faster[2], shift=0.2 * UP), run_time=1.0)
+            self.hold(0.8)  # the note's last line is read before the plot leaves
         self.leaving = VGroup(frame, soft, lin, faster, gap)
 
     def cost_plot(self, data: dict) -> tuple[VGroup, VGroup, VGroup, VMobject]:

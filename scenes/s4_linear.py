@@ -17,6 +17,7 @@ from manim import (
     RIGHT,
     UL,
     UP,
+    BackgroundRectangle,
     Brace,
     Circumscribe,
     Create,
@@ -139,7 +140,7 @@ class LinearAttention(Mixin[KernelVariantsParameters]):
             "linear-quadratic",
             "Softmax attention builds all N by N weights: its cost grows with N squared; "
             "a window of w keys costs N times w.",
-            shows="Q K transpose: an N by N square, times V; a diagonal band, the window.",
+            shows="N by N square, times V; a diagonal band, the window: O of N w.",
         ):
             self.play(FadeOut(self.grid), run_time=0.8)
             square = softmax_row[5]
@@ -147,8 +148,13 @@ class LinearAttention(Mixin[KernelVariantsParameters]):
             self.when_said("N by N", GrowFromCenter(square), run_time=1.0)
             self.when_said("N squared", FadeIn(VGroup(*softmax_row[6:])), run_time=1.0)
             band = window_band(square[0], 0.25)
-            softmax_row.add(band)
-            self.when_said("a window", Create(band), run_time=1.2)
+            halo = BackgroundRectangle(square[1], color=theme.BACKGROUND, fill_opacity=0.85, buff=0.08)
+            square[1].set_z_index(1)  # the block's name reads over the band, on its own dark ground
+            window = math(r"O(N w)", color=theme.WEIGHT)  # the band's cost, in the band's colour
+            window.next_to(softmax_row[-1], DOWN, buff=0.25)
+            softmax_row.add(band, halo, window)
+            self.when_said("a window", Create(band), FadeIn(halo), run_time=1.2)
+            self.when_said("N times w", FadeIn(window, shift=0.1 * DOWN), run_time=0.8)
         with self.beat(
             "linear-factor",
             "Linear attention's feature map, phi, factors the kernel into a query part and a key part.",

@@ -20,6 +20,7 @@ from manim import (
     FadeOut,
     Indicate,
     Mobject,
+    Transform,
     VGroup,
 )
 
@@ -80,6 +81,7 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
         self.prior_row, self.alibi = panels, alibi
         x_title = self.keys_line(keys).move_to(2.55 * DOWN)
         name = label("ALiBi prior (slope 0.25)").move_to(3.2 * UP)
+        self.prior_name = name  # the answer renames it while every bias is zero
         equation = math(
             r"a_i \propto r_i\, e^{s_i/\tau} \;\text{ maximises }\; ",
             r"\mathbb{E}_a[s] - \tau\,\mathrm{KL}(a \,\|\, r)",
@@ -128,14 +130,18 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
         panels = self.prior_row
         flat_prior, flat_weights = self.prior_rows(np.zeros_like(self.alibi))
         prior, weights = self.prior_rows(self.alibi)
+        name, alibi = self.prior_name, self.prior_name.copy()  # renamed in place: it belongs to a group
+        zero = label("every bias 0: a flat prior").move_to(name)
         self.play(
             panels[2].animate.set_values(flat_prior),
             panels[4].animate.set_values(flat_weights),
+            Transform(name, zero),
             run_time=1.5,
         )
         self.play(Indicate(panels[0], color=theme.TEXT), Indicate(panels[4], color=theme.TEXT), run_time=1.2)
         self.hold(self.speech_left() - 1.0)
-        self.play(panels[2].animate.set_values(prior), panels[4].animate.set_values(weights), run_time=1.0)
+        back = (panels[2].animate.set_values(prior), panels[4].animate.set_values(weights))
+        self.play(*back, Transform(name, alibi), run_time=1.0)
 
     def prior_panels(self, bias: np.ndarray) -> VGroup:
         """Content weights x prior exp(bias) = weights, on one scale."""

@@ -89,8 +89,8 @@ class RealDecoder(CachedDecoding):
             f"Now {DECODER_SPOKEN}: in each of {mem.n_layers} layers, {mem.n_kv_heads} key-value heads serve "
             f"{mem.n_heads} query heads, {kib(mem.grouped)} kibibytes a token; "
             f"ungrouped, {kib(mem.ungrouped)}.",
-            shows=f"Beside the 7B-class {kib(mem_7b())} kibibytes a token. Weights in {WEIGHT_BITS} bits; "
-            "cache in half precision.",
+            shows=f"For comparison, a 7B-class model: {kib(mem_7b())} kibibytes a token. Weights "
+            f"{WEIGHT_BITS}-bit; cache half precision.",
         ):
             self.clear_then(rows[0])  # the 7B figure, beside the real model
             self.until_said(DECODER_SPOKEN.split()[0])
@@ -236,8 +236,8 @@ class RealDecoder(CachedDecoding):
             "window",
             f"Keep only the last {nll.window} tokens, evicting the first: perplexity, the effective number "
             f"of equally likely next tokens, jumps from {full} to {windowed}.",
-            shows=f"A {nll.tokens}-token passage; loss, minus natural log-probability per token: "
-            f"{nats(nll.full)} nats full, {nats(nll.windowed)} windowed.",
+            shows=f"Loss, minus log-probability per token: {nats(nll.full)} nats full, {nats(nll.windowed)} "
+            "windowed; perplexity, e to it.",
         ):
             self.clear_then(frame)
             self.play(GrowFromEdge(bars[0], LEFT), FadeIn(ends[0]), run_time=1.0)  # the baseline

@@ -132,10 +132,10 @@ class WhyRawCache(Mixin[KVCacheParameters]):
         """
         terms = [r"1", r"+\,\frac{q\cdot k}{\tau}", r"+\,\frac{(q\cdot k)^{2}}{2\tau^{2}}"]
         terms += [r"+\,\frac{(q\cdot k)^{3}}{6\tau^{3}}", r"+\,\cdots"]
-        series = math(*terms, size=44, colors=QK).move_to(note).shift(0.3 * UP)
+        series = math(*terms, size=40, colors=QK).move_to(note).shift(0.3 * UP)
         counts = VGroup(
             *(
-                label(text, small=True, color=theme.MUTED).next_to(series[k], DOWN, buff=0.06)
+                label(text, color=theme.MUTED).next_to(series[k], DOWN, buff=0.08)
                 for k, text in enumerate(("d", "d\u00b2", "d\u00b3"), start=1)
             )
         )
@@ -160,11 +160,11 @@ class WhyRawCache(Mixin[KVCacheParameters]):
         """
         groups = VGroup()
         for n, count in enumerate(counts, start=1):
-            cell = Square(side_length=0.16, stroke_width=1.5, color=theme.KEY, fill_opacity=0.5)
+            cell = Square(side_length=0.2, stroke_width=1.5, color=theme.KEY, fill_opacity=0.5)
             cells = VGroup(*(cell.copy() for _ in range(2**n)))
             cells.arrange_in_grid(rows=max(1, 2 ** (n - 1) // 2), buff=0.04)
             groups.add(cells.next_to(count, RIGHT, buff=0.1))
-        note = label("cells at d = 2", small=True, color=theme.MUTED)
+        note = label("cells at d = 2", color=theme.MUTED)
         note.next_to(groups[-1], RIGHT, buff=0.4)
         return VGroup(groups, note)
 
@@ -280,8 +280,9 @@ class WhyRawCache(Mixin[KVCacheParameters]):
         state = linear_state_bytes(**MODEL) / 2**20
         axes = quiet_axes((0, span), (0, float(raw[-1])), width=2.6, height=1.1).move_to([3.9, -0.05, 0])
         ticks = axis_labels(axes, x_ticks=(span,), tick_text=lambda v: f"{v:g} tokens")
-        # the state's size above its own line's left end, where the raw line is still below it
-        size = label(f"{state:g} MiB", small=True, color=theme.VALUE)
+        # the state's size above its own line's left end, where the raw line is still below it (the title
+        # gives the unit: with it, the label reached past the crossing, where the raw line cut through it)
+        size = label(f"{state:g}", small=True, color=theme.VALUE)
         size.move_to(to_scene(axes, 0, state)[0], aligned_edge=DOWN + LEFT).shift(0.1 * UP + 0.1 * RIGHT)
         title = label(f"first {span} tokens, MiB", small=True, color=theme.MUTED)
         title.next_to(axes, UP, buff=0.15).align_to(axes, RIGHT)
@@ -323,9 +324,7 @@ class WhyRawCache(Mixin[KVCacheParameters]):
         per_token = kv_cache_bytes(**MODEL, seq_len=1) // 1024
         raw_tag = label(f"raw KV cache: {per_token} KiB per token", color=theme.KEY)
         raw_tag.move_to(to_scene(axes, 0, 0.86 * top)[0] + 0.4 * RIGHT, aligned_edge=LEFT)
-        sum_tag = label(
-            f"linear-attention states: {linear_state_bytes(**MODEL) / 2**20:.2f} MiB", color=theme.VALUE
-        )
+        sum_tag = label(f"linear attention: {linear_state_bytes(**MODEL) / 2**20:.2f} MiB", color=theme.VALUE)
         sum_tag.next_to(to_scene(axes, context, 0.0)[0], UP, buff=0.3).align_to(axes, RIGHT)
         shape = (
             f"{MODEL['n_layers']} layers, {MODEL['n_kv_heads']} KV heads, head dim {MODEL['head_dim']}, "

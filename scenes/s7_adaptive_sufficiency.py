@@ -282,6 +282,7 @@ class AdaptiveSufficiency(LectureScene):
             axis_labels(frame, "stored item i", None, x_ticks=items, tick_text=lambda v: f"{v + 0.5:g}"),
             axis_labels(frame, None, "weight a\u1d62", y_ticks=(0, top)),
         )
+        titles[0][-1].align_to(frame.x_axis, RIGHT)  # "stored item i" clear of the thumbnails, lower left
         numbers = math(rf"\tau = {self.recap_tau:g},\quad H(a) = {float(entropy(a)):.2f}", size=44)
         numbers.align_to(bars.box, UP + RIGHT).shift(0.3 * UP)
         head = self.heading("entropy bonus \u2192 softmax", r"\max_a\ \mathbb{E}_a[s] + \tau H(a)", ROLES)
