@@ -95,6 +95,7 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
             "The bump's width is the bandwidth, sigma. Now push it to both extremes.",
             shows=f"A readout gives the bump's width: sigma {self.sigmas[self.best]:.3f}.",
         ):
+            self.until_said("the bandwidth")  # the formula gives way to sigma's readout as the voice names it
             self.play(FadeOut(self.equation), run_time=0.6)
             self.introduce_readout(0)
         self.sweep_bandwidth()
@@ -286,7 +287,7 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
             )
         with self.beat(
             "steps",
-            "The fit becomes a jagged step function: right on average, so low bias, but it copies the "
+            "The fit becomes a jagged step function: nearly right on average, so low bias, but it copies the "
             "nearest sample's noise: high variance.",
             shows="Flat steps copy each dot's height, zigzagging above and below the dashed true curve.",
         ):

@@ -133,8 +133,8 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
             self.show_objective()
         with self.beat(
             "entropy",
-            "The second rewards spread: H, the entropy, measures it; tau sets its worth, and transformers "
-            "use tau one.",
+            "The second rewards spread: H, the entropy; tau sets its worth. Scores already over root d k, "
+            "transformers use tau one.",
             shows="Now boxed: tau H, written minus tau sum of a i log a i.",
         ):
             self.steps.mark(

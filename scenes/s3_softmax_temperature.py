@@ -36,7 +36,7 @@ from drawing.flow import baseline_of
 from drawing.pointing import in_turn
 from drawing.widgets import BarPanel, label, math
 from lecture.sections.s3_softmax_temperature import TemperatureParameters
-from scenes.base import SAID, LectureScene
+from scenes.base import SAID, LectureScene, Said
 from scenes.onscreen import continuing
 from scenes.s3_dashboard import OBJECTIVE_Y, PANEL_HEIGHT, PANEL_WIDTH
 from scenes.s3_derivation import ROLE_TEX, SoftmaxDerivation
@@ -81,7 +81,7 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
             shows=self.scores_description(),
         ):
             self.show_scores()
-        with self.beat("retrieval", self.retrieval_narration(), shows=SAID):  # the constraint is said
+        with self.beat("retrieval", self.retrieval_narration(), shows=self.retrieval_shows()):
             self.show_constraint()
         self.derive()
         checked, (optimum, gap) = self.at_tau(self.check_tau), self.optimiser_check()
@@ -129,9 +129,16 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
                 "non-negative, summing to one."
             )
         return (
-            f"These {self.s.size} scores come from one head of a trained model. "
+            f"These {self.s.size} scores come from a trained model. "
             "Retrieval turns them into weights, a i: non-negative, summing to one."
         )
+
+    def retrieval_shows(self) -> str | Said:
+        """The scores' source, which only the screen names (the constraint is said); a lecturer's: said."""
+        if not self.running():
+            return SAID
+        layer, head, query = *SCORE_HEAD, self.params.words[-1]
+        return f"Scores' source: SmolLM2, layer {layer}, head {head}; {query}'s query, each word's key."
 
     def scores_description(self) -> str:
         """The bars, and the three tallest: by number and word for the running sentence, else by number."""
@@ -186,7 +193,7 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
     def show_constraint(self) -> None:
         """The scores' source, then what retrieval must return: a distribution over the items."""
         if self.running():
-            self.when_said("one head", FadeIn(self.score_note), run_time=0.8)
+            self.when_said("trained model", FadeIn(self.score_note), run_time=0.8)
         self.write_constraint()
 
     def write_constraint(self) -> None:

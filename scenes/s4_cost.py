@@ -73,7 +73,7 @@ class MeasuredCost(Mixin[KernelVariantsParameters]):
         with self.beat(
             "cost-linear",
             f"linear attention's about as N, slope {data['linear_exponent']:.1f}: at about "
-            f"{n_last / 1000:.0f} thousand tokens, {speedup:.0f} times faster on this machine, "
+            f"{n_last / 1000:.0f} thousand tokens, {speedup:.0f} times faster on our machine, "
             "computing blunter weights.",
             shows="The linear line climbs gently below; the shaded gap widens with N; note: blunter weights.",
         ):

@@ -46,8 +46,7 @@ from scenes.s5_trained import TrainedHeads
 __all__ = ["HeadRouting"]
 
 HEAD_TEXT = (
-    "Head one looks one token back, which trained induction circuits use to copy what followed a token "
-    "earlier.",
+    "Head one looks one token back, which trained models use to copy what followed a token earlier.",
     "Head two routes by syntax: verbs look at their subjects, prepositions at their verbs.",
     "Head three is positional: weight falls with distance, whatever the words.",
     "Head four gathers each noun's determiners and adjectives.",

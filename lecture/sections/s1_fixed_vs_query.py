@@ -86,7 +86,7 @@ def _tuning_gap(_p: FixedVsQueryParameters) -> Question:
         (
             Option(
                 "The fresh points came from another curve",
-                "They came from the same sine over the same range; only their noise is new.",
+                "They came from the same sine over the same range; only their positions and noise are new.",
             ),
             Option("It learned the tuning points' noise"),
             Option(

@@ -177,8 +177,8 @@ def _sink_tokens(_p: KVCacheParameters) -> Question:
             Option(f"The first {evicted.sinks} tokens"),
             Option(
                 "Those just before the window",
-                "That only widens the window; the loss rose because the first token, where heads park "
-                "weight, was evicted.",
+                "A few more recent tokens barely widen the window; most of the rise came from evicting the "
+                "first token, where heads park weight.",
             ),
             Option(
                 "Any tokens: more context helps",

@@ -32,7 +32,8 @@ def _raw_cache_stays(_p: Parameters) -> Question:
             Option("No: the raw cache stays"),
             Option(
                 "Yes: a running sum of the values",
-                "A running sum serves a query only when its weights split into query and key parts.",
+                "A plain running sum of values serves only weights that ignore the query, like the "
+                "uniform head's.",
             ),
             Option(
                 "Yes: a state like linear attention's",

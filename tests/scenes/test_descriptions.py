@@ -27,7 +27,7 @@ SAID = {
     "LectureTitle": {"title", "weights", "temperature"},
     "FixedVsQueryWeights": {"title", "when-learned-wins", "ask", "predict"},
     "KernelRegressionCollapse": {"title", "ask", "predict"},
-    "TemperatureSweep": {"title", "retrieval", "log", "ask", "predict"},
+    "TemperatureSweep": {"title", "log", "ask", "predict"},
     "KernelVariants": {"title", "position-row", "ask", "predict"},
     "HeadRouting": {"title", "stylised", "head-1", "ask", "predict"},
     "KVCacheGrowth": {"title", "window-of-one", "ask", "predict"},

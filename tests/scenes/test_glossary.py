@@ -33,7 +33,7 @@ GLOSSARY = {
     r"d by d": "KernelVariants.linear-summary",
     r"normaliser": "KernelVariants.linear-summary",
     r"multi-head": "HeadRouting.sentence",
-    r"induction circuits?": "HeadRouting.head-1",
+    r"induction heads?": "HeadRouting.decoder-best",
     r"W O": "HeadRouting.concatenate",
     r"autoregressive": "KVCacheGrowth.autoregressive",
     r"attention sink": "HeadRouting.trained-sink",

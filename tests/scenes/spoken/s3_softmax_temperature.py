@@ -11,7 +11,7 @@ from scipy.special import logsumexp, rel_entr, softmax
 from scipy.stats import entropy
 
 from attnmath import solve_retrieval
-from attnmath.datasets import RETRIEVAL_SCORES
+from attnmath.datasets import RETRIEVAL_SCORES, SCORE_HEAD
 from scenes.s3_softmax_temperature import TemperatureSweep
 
 SCORES = np.asarray(RETRIEVAL_SCORES)
@@ -86,6 +86,7 @@ def summary() -> list[str]:
 
 EXPECTED = {
     "retrieval": lambda: [str(len(SCORES))],
+    "retrieval.description": lambda: [str(n) for n in SCORE_HEAD],  # tests/attnmath/test_decoder.py checks it
     "argmax": lambda: [f"{max(SCORES):g}"],
     "predict-answer": lambda: [f"{sum(SCORES) / len(SCORES):.3f}"],
     "intermediate": lambda: [f"{effective_k(WARM):.2f}"],
