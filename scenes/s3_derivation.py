@@ -142,6 +142,11 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
             )
             tau = Indicate(self.steps.main[4], color=theme.TEMPERATURE, scale_factor=1.1)
             self.when_said("sets its worth", tau, run_time=1.2)
+            usual = math(r"\text{transformers: } \tau = 1, \text{ scores already over } \sqrt{d_k}")
+            usual.set_color(theme.MUTED).next_to(self.steps.marks, DOWN, buff=0.35)
+            usual.set_x(self.steps.main.get_x())  # under the equation, clear of the frame's edge
+            self.when_said("root d k", FadeIn(usual), run_time=0.8)
+            self.steps.attach(usual)  # it leaves with this step's marks
 
     def stationary_beats(self) -> None:
         """The Lagrangian, its stationary point, and why the maximum is interior."""
