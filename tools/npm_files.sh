@@ -15,7 +15,7 @@ for f in "$@"; do [ -s "$dest/$(basename "$f")" ] || have_all=0; done
 command -v npm >/dev/null || { echo "error: npm is missing: apt-get install npm" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-(cd "$tmp" && npm pack "$package@$version" --silent >/dev/null && tar xzf "$package-$version.tgz")
+(cd "$tmp" && npm pack "$package@$version" --silent --fetch-timeout=60000 --fetch-retries=2 >/dev/null && tar xzf "$package-$version.tgz")
 mkdir -p "$dest"
 for f in "$@"; do cp "$tmp/package/$f" "$dest/"; done
 echo ">> $package $version: $# file(s) in $dest"

@@ -48,8 +48,20 @@ def _manim_slides() -> list[str]:
     return [sys.executable, "-m", "manim_slides"]
 
 
-def _run(cmd: list[str], cwd: Path, what: str, env: dict[str, str]) -> None:
-    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env)
+FETCH_TIMEOUT = 300
+"""Seconds the reveal.js files may take to come from npm (``make setup`` puts them in the cache first)."""
+RENDER_TIMEOUT = 3600
+"""Seconds one scene's deck may take to render (the longest scene at 1080p takes about a quarter of it)."""
+CONVERT_TIMEOUT = 900
+"""Seconds one ``manim-slides convert`` may take: it reads the rendered slides, which are already there."""
+
+
+def _run(cmd: list[str], cwd: Path, what: str, env: dict[str, str], timeout: float | None = None) -> None:
+    """Run one step of the deck's making; a RenderError names the step if it fails or outlasts ``timeout``."""
+    try:
+        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise RenderError(f"{what} took over {timeout:g} s and was stopped") from None
     if proc.returncode != 0:
         tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-15:])
         raise RenderError(f"{what} failed (exit {proc.returncode}):\n{tail}")
@@ -89,19 +101,25 @@ def build_slides(
             work,
             f"manim-slides render {deck}",
             deck_env,
+            RENDER_TIMEOUT,
         )
         if settings.voice.audible:
+            print(f"voicing {deck}'s slides", file=sys.stderr, flush=True)
             voice_slides(work / "slides" / f"{deck}.json", BeatsRecord.read(beats), work / "voicing")
         captions += slide_captions(work / "slides" / f"{deck}.json", BeatsRecord.read(beats))
-    _run(["bash", str(REPO / "tools" / "reveal_assets.sh"), str(CACHE_HOME)], work, "fetching reveal.js", env)
+    print("reveal.js's files (from the cache make setup filled, or npm)", file=sys.stderr, flush=True)
+    reveal = ["bash", str(REPO / "tools" / "reveal_assets.sh"), str(CACHE_HOME)]
+    _run(reveal, work, "fetching reveal.js", env, FETCH_TIMEOUT)
     outputs = []
     for fmt, name, extra in (
         ("html", "slides.html", ["--one-file", "--offline"]),
         ("pptx", "slides.pptx", []),
         ("pdf", "slides.pdf", []),
     ):
+        print(f"converting the deck to {fmt}", file=sys.stderr, flush=True)
         with replacing(out_dir / name) as tmp:
-            _run([*tool, "convert", "--to", fmt, *extra, *decks, str(tmp)], work, f"converting to {fmt}", env)
+            convert = [*tool, "convert", "--to", fmt, *extra, *decks, str(tmp)]
+            _run(convert, work, f"converting to {fmt}", env, CONVERT_TIMEOUT)
             if fmt == "html":
                 accessible_deck_html(tmp)
                 captioned_deck_html(tmp, captions)

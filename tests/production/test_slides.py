@@ -84,6 +84,24 @@ def test_the_deck_template_gets_a_language_and_a_zoomable_viewport(tmp_path):
         accessible_deck_html(deck)
 
 
+def test_a_step_of_the_deck_that_outlasts_its_time_is_stopped_and_named(tmp_path):
+    from production.publish.deck import _run
+
+    with pytest.raises(RenderError, match=r"^sleeping took over 0.5 s and was stopped$"):
+        _run(["sleep", "30"], tmp_path, "sleeping", {}, 0.5)
+    with pytest.raises(RenderError, match=r"failing failed \(exit 3\):\nwhy"):
+        _run(["bash", "-c", "echo why; exit 3"], tmp_path, "failing", {})
+
+
+def test_make_setup_put_reveal_js_where_the_deck_reads_it():
+    """So ``make slides`` (and the test below) reaches no network: the files are in the checkout's cache."""
+    from production.publish.deck import CACHE_HOME
+
+    folder = CACHE_HOME / "manim-slides" / "revealjs6.0.1"
+    missing = [f for f in ("reveal.js", "reveal.css", "black.css", "notes.js") if not (folder / f).is_file()]
+    assert not missing, f"{missing} not in {folder}: run `make setup`"
+
+
 @pytest.mark.render
 def test_slides_command_writes_an_offline_html_pptx_and_pdf(tmp_path, browser):
     config_file = tmp_path / "one.toml"
