@@ -18,13 +18,13 @@ from manim import (
     Axes,
     Circumscribe,
     Create,
-    Dot,
     FadeIn,
     FadeOut,
     GrowArrow,
     LaggedStart,
     Line,
     Mobject,
+    Rectangle,
     Transform,
     UpdateFromAlphaFunc,
     ValueTracker,
@@ -43,7 +43,7 @@ from drawing.plots import axis_labels, curve, quiet_axes, redraw_curve, to_scene
 from drawing.readouts import Readout
 from drawing.widgets import BarPanel, LogSlider, label
 from lecture.sections.s4_kernel_variants import KernelVariantsParameters
-from scenes.base import SAID, Mixin
+from scenes.base import Mixin
 
 __all__ = ["ProfilePanels", "POSITION_STEPS", "peak_scaled"]
 
@@ -113,17 +113,19 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
             "position-row",
             f"Then position: equal content, up to {self.n_positions - 1} tokens back. Dot-product and "
             "linear attention, with no position in q or k, weigh all alike.",
-            shows=SAID,
+            shows=self.level_description(),
         ):
             self.play(FadeOut(self.angle_inset), run_time=0.5)  # the position panel takes its place
+            self.position_bars.set_values(np.zeros(self.position_bars.n))  # they rise as the arrow runs
             self.fade_in(self.position_frame, self.position_name)
-            arrow = self.look_back()
-            self.when_said("tokens back", GrowArrow(arrow), run_time=2.0)
+            arrow, share = self.look_back(), self.equal_share()
+            self.when_said("tokens back", GrowArrow(arrow), self.rise_from_query(), run_time=1.5)
+            self.when_said("Dot-product and", FadeIn(share), run_time=0.8)  # read as the voice reasons
             self.when_said(
                 "weigh all alike", Circumscribe(self.position_bars, color=theme.WEIGHT), run_time=1.5
             )
             self.hold(self.speech_left() - 0.4)
-            self.play(FadeOut(arrow), run_time=0.4)  # it would lie across the profiles to come
+            self.play(FadeOut(arrow), FadeOut(share), run_time=0.4)  # they would lie across the profiles
         with self.beat(
             "position-priors",
             "A local window keeps only the last few keys; ALiBi, attention with linear biases, subtracts a "
@@ -208,30 +210,58 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
         arrow = Arrow([box.get_right()[0] - 0.1, y, 0], [box.get_left()[0] + 0.1, y, 0], buff=0.0)
         return arrow.set_color(theme.QUERY)
 
-    def trace(self, line: Mobject, words: str, run_time: float = 2.4) -> None:
-        """A dot runs along ``line`` (``run_time`` s) as the narration says ``words``: each weight in turn."""
+    def trace(self, line: Mobject, words: str, run_time: float | None = None) -> None:
+        """A weight bar runs along ``line`` as the narration says ``words``: each key's weight in turn.
+
+        The inset's key turns with it, so the bar stands over the cosine the key makes with q. The
+        sweep from cosine -1 to 1 takes ``run_time`` s (by default the speech left, 2.4 s at least).
+        """
         anchors = np.asarray(line.get_anchors())
         order = np.argsort(anchors[:, 0])
+        floor = float(self.content_axes.c2p(0.0, 0.0)[1])
 
-        def on_curve(c: float) -> np.ndarray:
-            """The curve's point above cosine ``c`` (the axes hold cosine + 1)."""
+        def bar_at(c: float) -> Rectangle:
+            """The bar from the x-axis up to the curve above cosine ``c`` (the axes hold cosine + 1)."""
             x = float(self.content_axes.c2p(c + 1.0, 0.0)[0])
-            return np.array([x, np.interp(x, anchors[order, 0], anchors[order, 1]), 0.0])
+            top = float(np.interp(x, anchors[order, 0], anchors[order, 1]))
+            bar = Rectangle(width=0.2, height=max(top - floor, 0.01), stroke_width=0)
+            bar.set_fill(line.get_stroke_color(), opacity=0.85)
+            return bar.move_to([x, (top + floor) / 2, 0.0])
 
-        inset = self.angle_inset  # its key turns as the dot runs: the x-axis is this angle's cosine
-        dot = Dot(on_curve(-1.0), radius=0.1, color=line.get_stroke_color())
+        inset = self.angle_inset  # its key turns as the bar runs: the x-axis is this angle's cosine
+        bar = bar_at(-1.0)
 
         def sweep(start: float, end: float) -> UpdateFromAlphaFunc:
             def step(_m: Mobject, alpha: float) -> None:
                 inset.set_cosine(start + (end - start) * alpha)
-                dot.move_to(on_curve(inset.cosine))
+                bar.become(bar_at(inset.cosine))
 
             return UpdateFromAlphaFunc(inset, step)
 
         self.until_said(words)
-        self.play(FadeIn(dot), sweep(inset.cosine, -1.0), run_time=0.5)
-        self.play(sweep(-1.0, 1.0), run_time=run_time, rate_func=linear)
-        self.play(FadeOut(dot), sweep(1.0, 0.5), run_time=0.6)
+        seconds = max(2.4, self.speech_left() - 1.1) if run_time is None else run_time
+        self.play(FadeIn(bar), sweep(inset.cosine, -1.0), run_time=0.5)
+        self.play(sweep(-1.0, 1.0), run_time=seconds, rate_func=linear)
+        self.play(FadeOut(bar), sweep(1.0, 0.5), run_time=0.6)
+
+    def rise_from_query(self) -> UpdateFromAlphaFunc:
+        """The position panel's bars rise one slot after another, from the query's own back to the oldest."""
+        bars = self.position_bars
+        full = peak_scaled(self.profiles.position[SOFTMAX])
+        back = np.arange(bars.n)[::-1]  # each slot's distance from the query (the query's slot is last)
+
+        def step(_m: Mobject, alpha: float) -> None:
+            bars.set_values(full * np.clip(alpha * bars.n - back, 0.0, 1.0))
+
+        return UpdateFromAlphaFunc(bars, step)
+
+    def equal_share(self) -> Mobject:
+        """'each key: 1/N' on the level bars, N from the dot-product's weights (all equal)."""
+        w = self.profiles.position[SOFTMAX]
+        if not np.allclose(w, w[0]):
+            raise AssertionError("bug: the dot-product's position weights are not all equal")
+        note = label(f"each key: 1/{round(1.0 / float(w[0]))}")
+        return note.move_to(self.position_bars.box.get_center())
 
     def step_positions(self, steps: tuple[tuple[str, str], ...], cues: tuple[str, ...]) -> None:
         """Each position kernel's profile in ``steps`` as the narration names it (``cues``)."""
@@ -307,7 +337,12 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
         """What the content panel shows as it appears: its axes and the softmax curve."""
         similarity, content = self.profiles.similarity, self.profiles.content
         peak = float(similarity[np.argmax(content[SOFTMAX])])
-        return f"As k turns to q, the softmax weight rises ever steeper, peaking at cosine {peak:g}."
+        return f"k's shadow on q is its cosine; the weight climbs faster, peaking at cosine {peak:g}."
+
+    def level_description(self) -> str:
+        """The dot-product's position profile: level, every slot back to the oldest."""
+        n = len(self.profiles.position[SOFTMAX])
+        return f"Level bars fill from the query back {n - 1} tokens: {n} keys, equal weight each."
 
     def linear_description(self) -> str:
         """The linear curve: where it starts and where it peaks (not at cosine 1 when its map bends it)."""

@@ -28,7 +28,7 @@ SAID = {
     "FixedVsQueryWeights": {"title", "when-learned-wins", "ask", "predict"},
     "KernelRegressionCollapse": {"title", "ask", "predict"},
     "TemperatureSweep": {"title", "log", "ask", "predict"},
-    "KernelVariants": {"title", "position-row", "ask", "predict"},
+    "KernelVariants": {"title", "ask", "predict"},
     "HeadRouting": {"title", "stylised", "head-1", "ask", "predict"},
     "KVCacheGrowth": {"title", "window-of-one", "ask", "predict"},
     "AdaptiveSufficiency": {"title", "ask", "predict"},

@@ -70,6 +70,13 @@ def content_linear() -> list[str]:
     return [f"{start:.1f}", f"{top:.1f}"]
 
 
+def position_row_description() -> list[str]:
+    """Slots back to the oldest key and keys in all: equal scores give softmax's 1/N to each, by scipy."""
+    n = PROFILE["n_positions"]
+    assert np.allclose(softmax(np.zeros(n)), 1.0 / n)  # "equal weight each"
+    return [str(n - 1), str(n)]
+
+
 def position_priors() -> list[str]:
     """Slots a causal window of half-width w keeps: the query's own and the w before it, counted."""
     return [str(sum(1 for back in range(PROFILE["n_positions"]) if back <= PROFILE["window"]))]
@@ -91,6 +98,7 @@ EXPECTED = {
     "position-row": lambda: [str(len(weight_profiles(1.0).offsets) - 1)],
     "cost-softmax": cost_softmax,
     "cost-linear": cost_linear,
+    "position-row.description": position_row_description,
     "content-row.description": content_row,
     "content-linear.description": content_linear,
     "position-priors.description": position_priors,
