@@ -33,7 +33,7 @@ from drawing.arcs import on_baseline
 from drawing.widgets import BarPanel, fit_width, label, math
 from lecture.sections import s3_softmax_temperature
 from lecture.sections.s3_softmax_temperature import TemperatureParameters
-from lecture.sections.s4_kernel_variants import KernelVariantsParameters
+from lecture.sections.s4_kernel_variants import ALIBI_SLOPE, KernelVariantsParameters
 from narration.narrator import Spoken
 from scenes.base import Mixin
 
@@ -76,11 +76,11 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
         """Content weights x position prior = attention weights, for ALiBi, over section 3's keys."""
         keys = self.content_keys()
         self.scores, self.keys = np.asarray(keys.scores, dtype=float), keys
-        alibi = alibi_bias(self.scores.size, 0.25)[-1]
+        alibi = alibi_bias(self.scores.size, ALIBI_SLOPE)[-1]
         panels = self.prior_panels(alibi)
         self.prior_row, self.alibi = panels, alibi
         x_title = self.keys_line(keys).move_to(2.55 * DOWN)
-        name = label("ALiBi prior (slope 0.25)").move_to(3.2 * UP)
+        name = label(f"ALiBi prior (slope {ALIBI_SLOPE:g})").move_to(3.2 * UP)
         self.prior_name = name  # the answer renames it while every bias is zero
         equation = math(
             r"a_i \propto r_i\, e^{s_i/\tau} \;\text{ maximises }\; ",

@@ -60,8 +60,8 @@ class TemperatureParameters(Parameters):
 
 
 def questions(p: TemperatureParameters) -> list[Question]:
-    """The hot and cold limits of E_a[s] and J*, and what a uniform prior changes."""
-    return [_hot_average(p), _cold_best_value(p), _uniform_prior(p)]
+    """The hot limit of E_a[s]; then what a shift and a scale of every score do to the weights and J*."""
+    return [_hot_average(p), _shifted_scores(p), _doubled_scores(p)]
 
 
 def _hot_average(p: TemperatureParameters) -> Question:
@@ -90,54 +90,51 @@ def _hot_average(p: TemperatureParameters) -> Question:
     )
 
 
-def _cold_best_value(p: TemperatureParameters) -> Question:
-    """J* in the cold limit, and its bounds."""
+def _shifted_scores(p: TemperatureParameters) -> Question:
+    """Every score plus 5: the weights stay (a shared factor cancels); J* rises by exactly 5."""
     s = np.asarray(p.scores, dtype=float)
-    hot, cold, coda = temperature_sweep(s, [p.tau_range[1], p.tau_range[0], 0.6]).objective
+    before, after = (float(temperature_sweep(x, [0.6]).objective[0]) for x in (s, s + 5.0))
     return Question(
-        "As \u03c4 \u2192 0, what does the best value J* = \u03c4 log \u03a3 e^{s_i/\u03c4} approach?",
-        f"The top score, max s_i = {float(s.max()):g} (at \u03c4 = {p.tau_range[0]:g} J* = "
-        f"{float(cold):.2f}); at large \u03c4 it grows like \u03c4 log N ({float(hot):.0f} at "
-        f"\u03c4 = {p.tau_range[1]:g}). At every \u03c4, max s \u2264 J* \u2264 max s + \u03c4 log N.",
+        "Add 5 to every score. What happens to the weights, and to the best value "
+        "J* = \u03c4 log \u03a3 e^{s_i/\u03c4}?",
+        "The weights stay: every e^{s_i/\u03c4} gains the same factor e^{5/\u03c4}, which cancels in each "
+        "ratio. J* rises by exactly 5 at every \u03c4, since \u03c4 log e^{5/\u03c4} is 5 "
+        f"(at \u03c4 = 0.6, from {before:.2f} to {after:.2f}).",
         "",
         "",
         (
-            Option("The top score"),
             Option(
-                "The plain mean of the scores",
-                "The mean is where the average score goes as \u03c4 grows; J* stays above the top score.",
+                "Both stay the same",
+                "J* is a log-sum-exp: the shared factor comes out of the log as the shift itself.",
             ),
             Option(
-                "Zero",
-                "J* is never below the top score: the sum inside the log holds e^{max s/\u03c4}.",
+                "The weights flatten; J* rises by 5",
+                "Every numerator and their sum gain the same factor, so each weight stays as it was.",
             ),
+            Option("The weights stay; J* rises by 5"),
         ),
     )
 
 
-def _uniform_prior(p: TemperatureParameters) -> Question:
-    """A uniform prior: the weights stay, J drops by tau log N."""
-    s = np.asarray(p.scores, dtype=float)
-    hot, cold, coda = temperature_sweep(s, [p.tau_range[1], p.tau_range[0], 0.6]).objective
-    uniform = np.full(s.size, 1.0 / s.size)
-    with_prior = float(temperature_sweep(s, [0.6], prior=uniform).objective[0])
+def _doubled_scores(_p: TemperatureParameters) -> Question:
+    """Every score doubled at tau 0.6: the weights depend on s / tau alone, so tau 1.2 gives them back."""
     return Question(
-        "Add a uniform prior: what happens to the weights, and to J at \u03c4 = 0.6?",
-        f"The weights stay put; J drops by \u03c4 log N = {0.6 * np.log(s.size):.2f}, from "
-        f"{float(coda):.2f} to {with_prior:.2f}.",
+        "Double every score and keep \u03c4 = 0.6. Which \u03c4 would give back the weights you had?",
+        "\u03c4 = 1.2: the weights depend on the scores only through s_i/\u03c4, so doubling both leaves "
+        "every weight as it was. Dividing the scores by \u221ad_k, as transformers do, is a "
+        "temperature of the same kind.",
         "",
         "",
         (
+            Option("\u03c4 = 1.2"),
             Option(
-                "The weights flatten; J stays",
-                "A uniform prior adds one constant to every score, and softmax ignores a shared shift.",
+                "\u03c4 = 0.3",
+                "Halving \u03c4 sharpens the weights further, on top of what doubling the scores did.",
             ),
             Option(
-                "The weights stay; J stays",
-                "\u03c4 KL(a\u2016u) = \u03c4 log N \u2212 \u03c4H(a): the penalty exceeds the "
-                "entropy bonus by \u03c4 log N.",
+                "\u03c4 = 0.6, as before",
+                "Softmax ignores a shared shift, not a shared scale: doubled scores have doubled gaps.",
             ),
-            Option("The weights stay; J drops by \u03c4 log N"),
         ),
     )
 

@@ -25,8 +25,8 @@ class KernelVariantsParameters(Parameters):
 
 
 def questions(p: KernelVariantsParameters) -> list[Question]:
-    """A zero bias, which variants decode with a fixed state, and a window's count of scores."""
-    return [_zero_bias(p), _fixed_state(p), _window_count(p)]
+    """A zero bias, ALiBi's weight ratio for a key further back, and a window's count of scores."""
+    return [_zero_bias(p), _alibi_ratio(p), _window_count(p)]
 
 
 def _zero_bias(_p: KernelVariantsParameters) -> Question:
@@ -51,27 +51,32 @@ def _zero_bias(_p: KernelVariantsParameters) -> Question:
     )
 
 
-def _fixed_state(_p: KernelVariantsParameters) -> Question:
-    """Which variants decode with a fixed-size state."""
+ALIBI_SLOPE = 0.25
+"""The slope of the ALiBi prior the section draws (its title reads "ALiBi prior (slope 0.25)")."""
+
+
+def _alibi_ratio(_p: KernelVariantsParameters) -> Question:
+    """Two keys alike in content, one 4 tokens further back: ALiBi's weight ratio at tau 1."""
+    back = 4
+    ratio = float(np.exp(-ALIBI_SLOPE * back))
     return Question(
-        "Which of these can hold the past in a fixed-size state instead of every key and value: "
-        "softmax, linear attention, a local window, ALiBi, T5?",
-        "Linear attention (one d\u00d7d state and a normaliser) and the window (its last w entries). "
-        "Softmax, ALiBi and T5 weigh every past key by e^{q\u00b7k/\u03c4} (times a position factor for "
-        "ALiBi and T5), so they keep them all.",
+        f"Under ALiBi with slope {ALIBI_SLOPE:g}, at \u03c4 = 1, two keys have the same content and one "
+        f"lies {back} tokens further back. What fraction of the nearer key's weight does it get?",
+        f"About {ratio:.2f}, e^{{\u22121}}: ALiBi takes {ALIBI_SLOPE:g} a token off the score, "
+        f"{ALIBI_SLOPE * back:g} in all over {back} tokens, and softmax turns a score gap of "
+        f"{ALIBI_SLOPE * back:g} into a weight ratio of e^{{\u2212{ALIBI_SLOPE * back:g}}}.",
         "",
         "",
         (
             Option(
-                "Only linear attention",
-                "A window keeps only its last w keys and values, a fixed size too.",
+                f"{1 - ALIBI_SLOPE:g}",
+                "That takes the penalty off the weight; ALiBi takes it off the score, before exponentiating.",
             ),
             Option(
-                "All but plain softmax",
-                "ALiBi and T5 only rescale softmax's e^{q\u00b7k/\u03c4} by position; that still "
-                "needs every key.",
+                "None: it is masked out",
+                "ALiBi only lowers a score, and the exponential of a finite score is never zero.",
             ),
-            Option("Linear attention and the local window"),
+            Option(f"About {ratio:.2f}"),
         ),
     )
 

@@ -23,10 +23,7 @@ from lecture.sections.s6_real import (
     MAX_DECODED,
     MODEL_NAME,
     decoder_figure,
-    kib,
     real_eviction,
-    real_memory,
-    real_sinks,
     sentence_text,
 )
 
@@ -106,8 +103,8 @@ def token_count(text: str) -> int:
 
 
 def questions(p: KVCacheParameters) -> list[Question]:
-    """The raw cache at twice the context; a real model's cache ungrouped; what an evicting cache keeps."""
-    return [_double_the_context(p), _ungrouped_cache(p), _sink_tokens(p)]
+    """The raw cache at twice the context; the same model with shared key-value heads; a bounded cache."""
+    return [_double_the_context(p), _grouped_cache(p), _sinks_and_window(p)]
 
 
 def _double_the_context(_p: KVCacheParameters) -> Question:
@@ -134,56 +131,56 @@ def _double_the_context(_p: KVCacheParameters) -> Question:
     )
 
 
-def _ungrouped_cache(_p: KVCacheParameters) -> Question:
-    """SmolLM2's cache a token without grouped-query attention."""
-    real = real_memory()
+def _grouped_cache(_p: KVCacheParameters) -> Question:
+    """The section's model with its query heads sharing a quarter as many key-value heads."""
+    shared = 8
+    heads, per_token = MODEL["n_kv_heads"], kv_cache_bytes(**MODEL, seq_len=1)
+    grouped = kv_cache_bytes(**{**MODEL, "n_kv_heads": shared}, seq_len=1)
     return Question(
-        f"SmolLM2-135M keeps {kib(real.grouped)} KiB of fp16 cache a token: in each of its "
-        f"{real.n_layers} layers, {real.n_heads} query heads share {real.n_kv_heads} key-value heads. "
-        "Give every query head its own key-value head: what happens to the cache a token?",
-        f"It triples, to {kib(real.ungrouped)} KiB: the cache holds a key and a value for each key-value "
-        f"head, and there are now {real.n_heads} of them instead of {real.n_kv_heads}. The query heads "
-        "keep nothing. This sharing is grouped-query attention.",
+        f"The section's model keeps {per_token // 1024} KiB of cache a token: each of its "
+        f"{MODEL['n_layers']} layers has {heads} query heads, each with its own key-value head. Let the "
+        f"{heads} query heads share {shared} key-value heads instead. How much cache a token now?",
+        f"{grouped // 1024} KiB, a quarter: the cache holds a key and a value for each key-value head, "
+        f"and {shared} is a quarter of {heads}; the query heads keep nothing. This sharing is "
+        "grouped-query attention, as in SmolLM2.",
         "",
         "",
         (
             Option(
-                "It stays the same",
-                "The cache stores a key and a value for each key-value head, so more of them store more.",
+                f"{per_token // 1024} KiB, as before",
+                "The cache stores a key and a value for each key-value head, so fewer of them store less.",
             ),
+            Option(f"{grouped // 1024} KiB"),
             Option(
-                "It grows ninefold",
-                "The key-value heads go from three to nine a layer: three times as many, not nine.",
+                f"{grouped // 2048} KiB",
+                "That counts the keys alone; the cache keeps a value beside every key.",
             ),
-            Option("It triples"),
         ),
     )
 
 
-def _sink_tokens(_p: KVCacheParameters) -> Question:
-    """Which tokens an evicting cache should keep: the sinks."""
-    evicted, sinks_found = real_eviction(), real_sinks()
-    full, windowed, sinks = (f"{x:.0f}" for x in evicted.perplexities)
+def _sinks_and_window(_p: KVCacheParameters) -> Question:
+    """How many entries a cache of sinks and a recent window holds, early and late."""
+    evicted = real_eviction()
+    kept = evicted.sinks + evicted.window
     return Question(
-        f"SmolLM2 reads a passage with a cache that keeps only its last {evicted.window} tokens, and its "
-        f"loss rises. Which {evicted.sinks} more tokens, kept, bring most of it back?",
-        f"The first {evicted.sinks}: on random tokens, {sinks_found.count} of its {sinks_found.n_heads} "
-        f"heads park over half their weight on the first token, an attention sink. Perplexity is "
-        f"{full} with the full cache, {windowed} with the window, and "
-        f"{sinks} with the sinks kept beside it.",
+        f"A cache keeps the first {evicted.sinks} tokens, the attention sinks, and the {evicted.window} "
+        "most recent. How many keys does a head score when the model writes token 1,000, and when it "
+        "writes token 2,000?",
+        f"{kept} both times: once full, the cache drops its oldest recent entry for each new one, so its "
+        "size stays fixed however long the text. The full cache would hold 1,000, then 2,000.",
         "",
         "",
         (
-            Option(f"The first {evicted.sinks} tokens"),
             Option(
-                "Those just before the window",
-                "A few more recent tokens barely widen the window; most of the rise came from evicting the "
-                "first token, where heads park weight.",
+                "1,000, then 2,000",
+                "That is the full cache; this one keeps only the sinks and the recent window.",
             ),
             Option(
-                "Any tokens: more context helps",
-                "Tokens are not alike: most heads park spare weight on the first, so evicting it hurts most.",
+                f"{kept}, then {2 * kept}",
+                "Each new token pushes the oldest recent one out, so the cache never grows past its size.",
             ),
+            Option(f"{kept} both times"),
         ),
     )
 

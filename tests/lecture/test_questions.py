@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 from scipy.special import logsumexp
 from scipy.special import softmax as scipy_softmax
-from scipy.stats import entropy
 
 from attnmath.datasets import RETRIEVAL_SCORES, noisy_sine
 from lecture.clips import LECTURE, find_clip
@@ -41,24 +40,33 @@ def expected_kernel_regression() -> Expected:
 
 def expected_temperature() -> Expected:
     s, p = np.asarray(RETRIEVAL_SCORES), TemperatureParameters()
-    cold, hot = p.tau_range
-    a = scipy_softmax(s / 0.6)
-    j = float(a @ s + 0.6 * entropy(a))
-    uniform = float(a @ s - 0.6 * entropy(a, np.full(s.size, 1 / s.size)))
+    hot = p.tau_range[1]
     e_hot = float(scipy_softmax(s / hot) @ s)
+    best, shifted = 0.6 * logsumexp(s / 0.6), 0.6 * logsumexp((s + 5) / 0.6)
+    assert shifted - best == pytest.approx(5)  # "rises by exactly 5"
+    np.testing.assert_allclose(scipy_softmax((s + 5) / 0.6), scipy_softmax(s / 0.6))  # "the weights stay"
+    np.testing.assert_allclose(scipy_softmax(2 * s / 1.2), scipy_softmax(s / 0.6))  # doubled at 1.2
+    assert not np.allclose(scipy_softmax(2 * s / 0.6), scipy_softmax(s / 0.6))  # "as before" is wrong
     return [
         ([], [f"{sum(s) / len(s):.3f}", f"{hot:g}", f"{e_hot:.3f}"], []),
-        (["0"], [f"{s.max():g}", f"{cold:g}", f"{cold * logsumexp(s / cold):.2f}",
-                 f"{hot * logsumexp(s / hot):.0f}", f"{hot:g}"], []),
-        (["0.6"], [f"{0.6 * math.log(s.size):.2f}", f"{j:.2f}", f"{uniform:.2f}"], []),
-    ]  # fmt: skip
+        (["5"], ["5", "5", "0.6", f"{best:.2f}", f"{shifted:.2f}"], ["5", "5"]),
+        (["0.6"], [f"{2 * 0.6:g}"], [f"{2 * 0.6:g}", f"{0.6 / 2:g}", "0.6"]),
+    ]
 
 
 def expected_kernel_variants() -> Expected:
     n, w = 1000, 5  # keys kept, the query's own included
     window = sum(min(i + 1, w) for i in range(n))  # keys j with i - w < j <= i
     scores = ([str(w), str(n)], [str(window), str(n * (n + 1) // 2), "2"], [])
-    return [([], ["1"], []), ([], [], []), scores]
+    slope, back = 0.25, 4  # the prior row's ALiBi slope (its title), and how much further back
+    near, far = scipy_softmax([-slope * 3, -slope * (3 + back), 0.0])[:2]  # equal content, tau 1
+    assert far / near == pytest.approx(math.exp(-1))  # "e^{-1}"
+    alibi = (
+        ["0.25", "1", "4"],
+        [f"{far / near:.2f}", "0.25", "1", "4", "1"],
+        [f"{1 - slope:g}", f"{far / near:.2f}"],
+    )
+    return [([], ["1"], []), alibi, scores]
 
 
 def expected_head_routing() -> Expected:
@@ -67,17 +75,16 @@ def expected_head_routing() -> Expected:
 
 def expected_kv_cache() -> Expected:
     per_token = 2 * 32 * 32 * 128 * 2  # keys and values, layers, heads, width, fp16 bytes
-    real = 30 * 2 * 3 * 64 * 2  # SmolLM2's: layers, keys and values, KV heads, width, fp16 bytes
-    sinks = naive_decoder.SINKS
+    shared = 2 * 32 * 8 * 128 * 2  # the same with 8 key-value heads a layer
+    window, sinks = naive_decoder.WINDOW, naive_decoder.SINKS
+    kept = sum(1 for j in range(1000) if j < sinks or 999 - j < window)  # keys token 1,000 scores, counted
+    assert kept == sum(1 for j in range(2000) if j < sinks or 1999 - j < window)  # the same at 2,000
     return [
         ([str(per_token // 1024), "4096", "8192"], [str(round(per_token * 8192 / 2**30)), "4096"], []),
-        # SmolLM2-135M: 9 query heads share 3 key-value heads; without sharing, 9 take three times as much
-        ([f"{real / 1024:g}", "30", "9", "3"], [f"{3 * real / 1024:g}", "9", "3"], []),
-        # a window of 64, 4 sinks; perplexities recomputed by log-softmax under loop-built masks
-        # 164 of 270 heads over half on the first token, by a loop over the attention of random tokens
-        ([str(naive_decoder.WINDOW), str(sinks)],
-         [str(sinks), *map(str, naive_decoder.sink_heads()[:2]), *naive_decoder.perplexities()],
-         [str(sinks)]),
+        ([str(per_token // 1024), "32", "32", "32", "8"], [str(shared // 1024), "8", "32"],
+         [str(per_token // 1024), str(shared // 1024), str(shared // 2 // 1024)]),
+        ([str(sinks), str(window), "1000", "2000"], [str(kept), "1000", "2000"],
+         ["1000", "2000", str(kept), str(2 * kept), str(kept)]),
     ]  # fmt: skip
 
 
@@ -132,9 +139,10 @@ def test_every_section_but_the_title_has_two_or_three_questions():
 
 def test_answers_follow_the_lecturers_data():
     scores = TemperatureParameters(scores=(1.0, 2.0, 4.0))
-    hot, cold = find_clip("TemperatureSweep").ask(scores)[:2]
+    hot, shifted = find_clip("TemperatureSweep").ask(scores)[:2]
     assert hot.answer.startswith("The plain mean of the scores, 2.333:")
-    assert cold.answer.startswith("The top score, max s_i = 4 (at")
+    best = 0.6 * logsumexp(np.array([1.0, 2.0, 4.0]) / 0.6)
+    assert shifted.answer.endswith(f"(at \u03c4 = 0.6, from {best:.2f} to {best + 5:.2f}).")
 
 
 SECTIONS = [pytest.param(s, id=s.scene) for s in LECTURE[1:]]
