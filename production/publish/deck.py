@@ -87,21 +87,9 @@ def build_slides(
         print(f"[{i}/{len(decks)}] rendering {deck}", file=sys.stderr, flush=True)
         beats = work / f"{deck}.beats.json"  # the voice is laid per slide below, not mixed in by manim
         deck_env = {**env, **settings.replace(beats_out=beats).env()}
+        render = [*tool, "render", f"-q{quality}", "--disable_caching", "--progress_bar", "none"]
         _run(
-            [
-                *tool,
-                "render",
-                f"-q{quality}",
-                "--disable_caching",
-                "--progress_bar",
-                "none",
-                str(SLIDES_SOURCE),
-                deck,
-            ],
-            work,
-            f"manim-slides render {deck}",
-            deck_env,
-            RENDER_TIMEOUT,
+            [*render, str(SLIDES_SOURCE), deck], work, f"manim-slides render {deck}", deck_env, RENDER_TIMEOUT
         )
         if settings.voice.audible:
             print(f"voicing {deck}'s slides", file=sys.stderr, flush=True)
@@ -110,25 +98,39 @@ def build_slides(
     print("reveal.js's files (from the cache make setup filled, or npm)", file=sys.stderr, flush=True)
     reveal = ["bash", str(REPO / "tools" / "reveal_assets.sh"), str(CACHE_HOME)]
     _run(reveal, work, "fetching reveal.js", env, FETCH_TIMEOUT)
-    outputs = []
-    for fmt, name, extra in (
-        ("html", "slides.html", ["--one-file", "--offline"]),
-        ("pptx", "slides.pptx", []),
-        ("pdf", "slides.pdf", []),
-    ):
-        print(f"converting the deck to {fmt}", file=sys.stderr, flush=True)
-        with replacing(out_dir / name) as tmp:
-            convert = [*tool, "convert", "--to", fmt, *extra, *decks, str(tmp)]
-            _run(convert, work, f"converting to {fmt}", env, CONVERT_TIMEOUT)
-            if fmt == "html":
-                accessible_deck_html(tmp)
-                captioned_deck_html(tmp, captions)
-            if fmt == "pptx":
-                last_frame_posters(tmp, work / "posters")
-        outputs.append(out_dir / name)
-        print(f"wrote {out_dir / name}", file=sys.stderr, flush=True)
+    outputs = [_convert(tool, decks, fmt, out_dir, work, env, captions) for fmt in ("html", "pptx", "pdf")]
     shutil.rmtree(work, ignore_errors=True)
     return outputs
+
+
+def _convert(
+    tool: list[str],
+    decks: list[str],
+    fmt: str,
+    out_dir: Path,
+    work: Path,
+    env: dict[str, str],
+    captions: list[str | None],
+) -> Path:
+    """``manim-slides convert`` the rendered decks into ``slides.<fmt>``, mended for access."""
+    print(f"converting the deck to {fmt}", file=sys.stderr, flush=True)
+    out = out_dir / f"slides.{fmt}"
+    extra = ["--one-file", "--offline"] if fmt == "html" else []
+    with replacing(out) as tmp:
+        _run(
+            [*tool, "convert", "--to", fmt, *extra, *decks, str(tmp)],
+            work,
+            f"converting to {fmt}",
+            env,
+            CONVERT_TIMEOUT,
+        )
+        if fmt == "html":
+            accessible_deck_html(tmp)
+            captioned_deck_html(tmp, captions)
+        if fmt == "pptx":
+            last_frame_posters(tmp, work / "posters")
+    print(f"wrote {out}", file=sys.stderr, flush=True)
+    return out
 
 
 def _slide_beats(deck_json: Path, record: BeatsRecord) -> list[Beat | None]:
