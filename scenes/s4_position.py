@@ -80,7 +80,7 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
         panels = self.prior_panels(alibi)
         self.prior_row, self.alibi = panels, alibi
         x_title = self.keys_line(keys).move_to(2.55 * DOWN)
-        name = label(f"ALiBi prior (slope {ALIBI_SLOPE:g})").move_to(3.2 * UP)
+        name = label(f"ALiBi prior (\u2212{ALIBI_SLOPE:g} per token back)").move_to(3.2 * UP)
         self.prior_name = name  # the answer renames it while every bias is zero
         equation = math(
             r"a_i \propto r_i\, e^{s_i/\tau} \;\text{ maximises }\; ",

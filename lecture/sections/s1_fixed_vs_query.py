@@ -74,28 +74,28 @@ def _equal_distances(_p: FixedVsQueryParameters) -> Question:
 
 
 def _more_tuning_points(_p: FixedVsQueryParameters) -> Question:
-    """The learned similarity tuned on ten times the points: its fresh error falls to the Gaussian's.
+    """Both tuned on ten times the points: the learned similarity's fresh error is about the Gaussian's.
 
     ``tests/attnmath/test_similarity.py`` checks the claim on the lecture's data, by naive loops.
     """
     return Question(
-        "Tune the learned similarity on ten times as many points from the same noisy sine. What "
-        "happens to its error on fresh points?",
-        "It falls to about the Gaussian's, near the noise's own error: the few numbers that move its "
-        "weights cannot follow the noise of that many points, so tuning them follows the curve. More "
-        "data, or inputs no fixed kernel compares well, is where learning the similarity pays.",
+        "Tune both the learned similarity and the Gaussian on ten times as many points from the same "
+        "noisy sine. How does the learned similarity's error on fresh points compare?",
+        "About the Gaussian's, both near the noise's own error: the few numbers that move its weights "
+        "cannot follow the noise of that many points, so tuning them follows the curve. Neither can do "
+        "much better: the Gaussian already compares these inputs well, and no method beats the noise.",
         "",
         "",
         (
             Option(
-                "It stays high: it still learns the noise",
+                "Still far above: it learns the noise",
                 "A few numbers cannot chase the noise of many points, so the fit follows the curve.",
             ),
             Option(
-                "It rises: more points bring more noise",
-                "Noise spread over many points averages out; it is a few points whose noise a fit can chase.",
+                "Well below: with data, learning wins",
+                "No estimator beats the noise's own error, and the Gaussian is already near it.",
             ),
-            Option("It falls to about the Gaussian's"),
+            Option("About the Gaussian's, both near the noise"),
         ),
     )
 

@@ -108,8 +108,8 @@ def _shifted_scores(p: TemperatureParameters) -> Question:
                 "J* is a log-sum-exp: the shared factor comes out of the log as the shift itself.",
             ),
             Option(
-                "The weights flatten; J* rises by 5",
-                "Every numerator and their sum gain the same factor, so each weight stays as it was.",
+                "The weights sharpen; J* rises by 5",
+                "Sharpening needs bigger gaps; a shift keeps every gap, and every term gains one factor.",
             ),
             Option("The weights stay; J* rises by 5"),
         ),
@@ -119,7 +119,7 @@ def _shifted_scores(p: TemperatureParameters) -> Question:
 def _doubled_scores(_p: TemperatureParameters) -> Question:
     """Every score doubled at tau 0.6: the weights depend on s / tau alone, so tau 1.2 gives them back."""
     return Question(
-        "Double every score and keep \u03c4 = 0.6. Which \u03c4 would give back the weights you had?",
+        "Every score doubles. To get back the weights you had at \u03c4 = 0.6, which \u03c4 do you need?",
         "\u03c4 = 1.2: the weights depend on the scores only through s_i/\u03c4, so doubling both leaves "
         "every weight as it was. Dividing the scores by \u221ad_k, as transformers do, is a "
         "temperature of the same kind.",

@@ -52,7 +52,7 @@ def _zero_bias(_p: KernelVariantsParameters) -> Question:
 
 
 ALIBI_SLOPE = 0.25
-"""The slope of the ALiBi prior the section draws (its title reads "ALiBi prior (slope 0.25)")."""
+"""The ALiBi prior's penalty per token of distance, as the section draws it ("-0.25 per token back")."""
 
 
 def _alibi_ratio(_p: KernelVariantsParameters) -> Question:
@@ -60,7 +60,8 @@ def _alibi_ratio(_p: KernelVariantsParameters) -> Question:
     back = 4
     ratio = float(np.exp(-ALIBI_SLOPE * back))
     return Question(
-        f"Under ALiBi with slope {ALIBI_SLOPE:g}, at \u03c4 = 1, two keys have the same content and one "
+        f"Under ALiBi with a penalty of {ALIBI_SLOPE:g} a token of distance, at \u03c4 = 1, two keys have "
+        "the same content and one "
         f"lies {back} tokens further back. What fraction of the nearer key's weight does it get?",
         f"About {ratio:.2f}, e^{{\u22121}}: ALiBi takes {ALIBI_SLOPE:g} a token off the score, "
         f"{ALIBI_SLOPE * back:g} in all over {back} tokens, and softmax turns a score gap of "
@@ -69,8 +70,9 @@ def _alibi_ratio(_p: KernelVariantsParameters) -> Question:
         "",
         (
             Option(
-                f"{1 - ALIBI_SLOPE:g}",
-                "That takes the penalty off the weight; ALiBi takes it off the score, before exponentiating.",
+                f"About {np.exp(-ALIBI_SLOPE):.2f}",
+                f"That charges the penalty once; it grows with distance, {ALIBI_SLOPE:g} a token, "
+                f"{ALIBI_SLOPE * back:g} over {back} tokens.",
             ),
             Option(
                 "None: it is masked out",

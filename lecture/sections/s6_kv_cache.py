@@ -13,6 +13,7 @@ from attnmath import (
     Sentence,
     causal_mask,
     kv_cache_bytes,
+    linear_state_bytes,
     previous_token_projections,
 )
 from attnmath.decoder_weights import DecoderError, load_decoder
@@ -139,7 +140,8 @@ def _grouped_cache(_p: KVCacheParameters) -> Question:
     return Question(
         f"The section's model keeps {per_token // 1024} KiB of cache a token: each of its "
         f"{MODEL['n_layers']} layers has {heads} query heads, each with its own key-value head. Let the "
-        f"{heads} query heads share {shared} key-value heads instead. How much cache a token now?",
+        f"{heads} query heads share {shared} key-value heads instead (same head size and precision). How "
+        "much cache a token now?",
         f"{grouped // 1024} KiB, a quarter: the cache holds a key and a value for each key-value head, "
         f"and {shared} is a quarter of {heads}; the query heads keep nothing. This sharing is "
         "grouped-query attention, as in SmolLM2.",
@@ -160,27 +162,32 @@ def _grouped_cache(_p: KVCacheParameters) -> Question:
 
 
 def _sinks_and_window(_p: KVCacheParameters) -> Question:
-    """How many entries a cache of sinks and a recent window holds, early and late."""
+    """The section's model keeping sinks and a recent window, against a linear-attention state."""
     evicted = real_eviction()
     kept = evicted.sinks + evicted.window
+    per_token, n = kv_cache_bytes(**MODEL, seq_len=1), 100_000
+    state, cache = linear_state_bytes(**MODEL) / 2**20, kept * per_token / 2**20
+    raw = kv_cache_bytes(**MODEL, seq_len=n) / 2**30
     return Question(
-        f"A cache keeps the first {evicted.sinks} tokens, the attention sinks, and the {evicted.window} "
-        "most recent. How many keys does a head score when the model writes token 1,000, and when it "
-        "writes token 2,000?",
-        f"{kept} both times: once full, the cache drops its oldest recent entry for each new one, so its "
-        "size stays fixed however long the text. The full cache would hold 1,000, then 2,000.",
+        f"The section's model ({per_token // 1024} KiB a token) keeps only its first {evicted.sinks} "
+        f"tokens, as sinks, and the {evicted.window} most recent. At {n:,} tokens, how does its cache "
+        f"compare with the {state:.2f} MiB state of a linear-attention model of that shape?",
+        f"About {cache:.0f} MiB, a little more than the linear state: {kept} kept tokens \u00d7 "
+        f"{per_token // 1024} KiB, fixed at any length. The full cache at {n:,} tokens would be about "
+        f"{raw:.0f} GiB. Evicted tokens are gone for good.",
         "",
         "",
         (
             Option(
-                "1,000, then 2,000",
-                "That is the full cache; this one keeps only the sinks and the recent window.",
+                f"About {raw:.0f} GiB, the full cache",
+                f"Evicted entries are dropped; only {kept} stay.",
             ),
+            Option(f"About {cache:.0f} MiB, a little more"),
             Option(
-                f"{kept}, then {2 * kept}",
-                "Each new token pushes the oldest recent one out, so the cache never grows past its size.",
+                f"Far smaller: it keeps only {kept} tokens",
+                f"Each kept token costs {per_token // 1024} KiB across all layers and heads, so {kept} of "
+                f"them come to {cache:.0f} MiB.",
             ),
-            Option(f"{kept} both times"),
         ),
     )
 

@@ -64,8 +64,8 @@ def test_the_noise_floor_is_the_sines_own_squared_error_and_refuses_mismatched_p
 
 def test_ten_times_the_tuning_points_bring_the_learned_fresh_error_to_the_gaussians():
     """Section 1's third question, on the lecture's data: tuned on 10 points the learned similarity loses
-    on fresh ones; tuned on 100 from the same noisy sine, its fresh error is about the Gaussian's, near
-    the noise's own. (The fresh points as the scene draws them: 200, seed 100, within the tuning range.)"""
+    on fresh ones; both tuned on 100 from the same noisy sine, its fresh error is about the Gaussian's,
+    near the noise's own. (Fresh points as the scene draws them: 200, seed 100, within the tuning range.)"""
     from attnmath import noise_floor, noisy_sine
     from lecture.sections.s1_fixed_vs_query import FixedVsQueryParameters
 
@@ -78,5 +78,5 @@ def test_ten_times_the_tuning_points_bring_the_learned_fresh_error_to_the_gaussi
         errors.append(held_out_errors(fit_similarity(x, y), bandwidth, x, y, *fresh))
     (gauss_few, learned_few), (gauss_many, learned_many) = errors
     assert learned_few > 2 * gauss_few  # what the section shows: it lost on fresh points
-    assert learned_many < 1.1 * gauss_many  # "falls to about the Gaussian's"
+    assert 0.9 * gauss_many < learned_many < 1.1 * gauss_many  # "about the Gaussian's", not well below
     assert learned_many < 1.1 * noise_floor(*fresh)  # "near the noise's own error"

@@ -24,7 +24,7 @@ P = KernelVariantsParameters()  # the scene's data parameters: tau_path
 PROFILE = {k: v.default for k, v in inspect.signature(weight_profiles).parameters.items() if k != "tau"}
 """The profiles' settings as the scene takes them (the defaults): n_similarity, n_positions, window, ..."""
 COSINES = np.linspace(-1.0, 1.0, PROFILE["n_similarity"])  # the content panel's cosines
-ALIBI_SLOPE = 0.25  # the scene's prior row: alibi_bias(n, 0.25), titled "ALiBi prior (slope 0.25)"
+ALIBI_SLOPE = 0.25  # the scene's prior row: alibi_bias(n, 0.25), titled "ALiBi prior (−0.25 per token back)"
 
 
 def exponent(name: str) -> float:
