@@ -99,8 +99,8 @@ class FairComparison(ErrorsLine):
             "held-out",
             f"On {self.n_fresh} fresh points, each predicted from the {self.x.size}, "
             f"the Gaussian's error is {g_new}; the learned similarity's, {a_new}.",
-            shows="Fresh points; grey lines join each to its curve, shorter for "
-            f"{'Gaussian' if self.held_out[0] < self.held_out[1] else 'learned'}; perfect fit: "
+            shows="Fresh points; grey error lines, shorter for "
+            f"{'Gaussian' if self.held_out[0] < self.held_out[1] else 'learned'}; even the true sine errs "
             f"{noise_floor(*self.fresh):.3f}.",
         ):
             self.show_fresh_points()

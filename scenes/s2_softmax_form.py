@@ -168,8 +168,8 @@ class SoftmaxForm(Mixin[KernelRegressionParameters]):
         """
         e, total, w = self.nearest_numbers()
         way = "shrink" if total < 1 else "grow"
-        over = f"over their sum, {total:.3g}, its weight is {w:.2f}"
-        return f"Bars {way} to exponentials, nearest {e:.3g}; {over}."
+        exponent = f"minus {-np.log(e):.2f}" if e < 1 else f"{np.log(e):.2f}"
+        return f"Bars {way}; nearest, e to the {exponent}, {e:.3g}; over sum {total:.3g}, {w:.2f}."
 
     def nearest_numbers(self) -> tuple[float, float, float]:
         """The heaviest sample's exponential, the sum of all the exponentials, and its weight, their ratio."""

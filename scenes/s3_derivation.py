@@ -160,7 +160,7 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
             "stationary",
             "At an interior maximum, each derivative is zero. The boxed term is tau times the "
             "entropy's slope.",
-            shows="Written: s i, minus tau times log a i plus one, plus lambda, equals zero.",
+            shows="s i, plus lambda; boxed, minus tau times the quantity log a i plus one.",
         ):
             self.steps.step(STEPS["stationary"][0], *STEPS["stationary"][1], at="boxed term")
         with self.beat(

@@ -65,9 +65,9 @@ class PriorCoda(Dashboard):
         k_flat, k_leaned = float(flat.effective_k[0]), float(leaned.effective_k[0])
         with self.beat(
             "prior",
-            "A prior, r, turns the bonus into a penalty, the K L divergence from r; "
-            "uniform r only lowers J, by tau log N.",
-            shows=f"Tau {self.coda_tau:.2f}; the prior's {self.s.size} equal bars replace the score bars; "
+            "A prior r turns the bonus into a penalty, K L divergence: how far a strays from r. "
+            "Uniform r only lowers J.",
+            shows=f"Tau {self.coda_tau:.2f}; prior r: {self.s.size} equal bars replace the scores; "
             f"J drops {before - after:.2f}.",
         ):
             cool = self.log_tau.animate.set_value(np.log10(self.coda_tau))
@@ -77,7 +77,7 @@ class PriorCoda(Dashboard):
             self.introduce_prior()
             self.box_objective(3)
             after = float(self.current().objective[0])
-            self.until_said("only lowers J")
+            self.until_said("Uniform r")
             drop = label(f"\u2212\u03c4 log N = \u2212{before - after:.2f}", color=theme.TEMPERATURE)
             # Circumscribe draws around the readout: an animation of the readout itself would add it to the
             # scene on its own and split the live group that redraws it (manim restructures the family)

@@ -89,7 +89,7 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
             "weights",
             "At the slider's temperature, an optimiser of J, told nothing of softmax, "
             "finds softmax's weights: hollow bars over solid.",
-            shows=f"Tau {float(checked.taus[0]):.2f}: hollow and solid bars agree to "
+            shows=f"Tau {float(checked.taus[0]):.2f}: hollow, optimiser's; solid, softmax's; differ by "
             f"{spoken_power(f'{gap:.0e}')}.",
         ):
             self.show_weights()
@@ -221,7 +221,7 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
         narration = {
             "argmax": "Cold, nearly all weight lands on the top item; the average score and J collapse "
             f"to its score, {top:g}. A near tie flips it.",
-            "intermediate": "Warm it up and several items share the weight: H climbs, and k eff, "
+            "intermediate": "Warmer, several items share the weight: H climbs, and k eff, "
             f"e to the H, reads {warm.effective_k[0]:.2f}.",
             "uniform": "Hot, scores stop mattering: "
             f"k eff reaches {hot.effective_k[0]:.0f}, the item count N, "

@@ -57,8 +57,8 @@ class RegimeSweep(Dashboard):
         top, second = int(np.argmax(cold.weights[0])) + 1, int(np.argsort(self.s)[-2]) + 1  # as numbered
 
         return {
-            "argmax": f"Tau {float(cold.taus[0]):g}: weight all on item {top}; item {second}'s score "
-            "lifted past it takes it.",
+            "argmax": f"Tau {float(cold.taus[0]):g}: all weight on item {top}; nudge item {second}'s score "
+            "above, weight jumps there.",
             "intermediate": f"At tau {float(warm.taus[0]):g}, items "
             f"{spoken_items(np.argsort(-warm.weights[0])[:3])} weigh most; H reads {warm.entropy[0]:.3f}.",
             "heat-up": f"Tau slides to {float(hot.taus[0]):g}: all {n} bars level; the average reads "

@@ -337,7 +337,7 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
         """What the content panel shows as it appears: its axes and the softmax curve."""
         similarity, content = self.profiles.similarity, self.profiles.content
         peak = float(similarity[np.argmax(content[SOFTMAX])])
-        return f"k's shadow on q is its cosine; the weight climbs faster, peaking at cosine {peak:g}."
+        return f"k's shadow on q: the cosine. Softmax weight curves upward, peaking at cosine {peak:g}."
 
     def level_description(self) -> str:
         """The dot-product's position profile: level, every slot back to the oldest."""
@@ -351,7 +351,7 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
         top = float(similarity[np.argmax(linear)])
         softmax_top = float(similarity[np.argmax(content[SOFTMAX])])
         where = f"topping near cosine {top:.1f}" if top < softmax_top else f"peaking at cosine {top:g} too"
-        return f"On these keys the linear curve starts at {linear[0]:.1f} of peak, {where}."
+        return f"Linear's curve, broader: {linear[0]:.1f} of its peak at the lowest cosine, {where}."
 
     def priors_description(self) -> str:
         """The window's slots, then ALiBi's decay, as the position panel draws them."""

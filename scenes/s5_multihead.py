@@ -230,7 +230,7 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
         """The audio description of the concatenation: what its width is made of, and the output's shape."""
         h, t, d_head = self.heads.result.head_outputs.shape
         d_out = self.heads.result.output.shape[1]
-        return f"{t} words by {h} heads' {d_head} features; times W O; output {t} by {d_out}."
+        return f"{h} heads, {d_head} wide each, joined: {t} by {h * d_head}; times W O: {t} by {d_out}."
 
     def show_head(self, h: int) -> None:
         """All of head h's lines, then the spotlit query's lines and their percentages."""

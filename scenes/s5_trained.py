@@ -287,7 +287,7 @@ class TrainedHeads(BankPayoff):
         with self.beat(
             "trained-none",
             f"On this sentence, no trained head clearly shows {listed}{from_it}.",
-            shows=f"Best scores, {scores}.",
+            shows=f"Score, weight on targets; {scores}.",
         ):
             self.play(FadeOut(self.shown), run_time=0.6)
             self.fade_in(title, run_time=1.0)
@@ -304,11 +304,11 @@ class TrainedHeads(BankPayoff):
         """
 
         def said(m: HeadMatch) -> str:
-            via = ", only via previous-token head" if m.matched and from_previous(m) else ""
+            via = " via previous-token head" if m.matched and from_previous(m) else ""
             return f"{ON_SCREEN[m.stylised]} {best_score(m)}{via}"
 
         ordered = sorted(missing, key=lambda m: not from_previous(m))  # stable: the cards' order otherwise
-        return f"pass {MATCH_THRESHOLD:g}: " + "; ".join(said(m) for m in ordered)
+        return f"{MATCH_THRESHOLD:g} passes: " + "; ".join(said(m) for m in ordered)
 
     @staticmethod
     def why_unmatched(match: HeadMatch) -> tuple[str, ...]:

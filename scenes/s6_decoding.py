@@ -59,7 +59,8 @@ class CachedDecoding(Mixin[KVCacheParameters]):
             "real-decoding",
             f"Feed it the same sentence, token by token: each adds {kib(decoded.step_bytes)} kibibytes; "
             "its predictions match a full pass, to rounding.",
-            shows="Token by token, a real head's causal rows fill, and the cache stack grows.",
+            shows="A real previous-token head's rows fill, token by token; the cache reaches "
+            f"{kib(len(decoded.tokens) * decoded.step_bytes)} kibibytes.",
         ):
             self.clear_then(frame, head, kv, count)
             self.until_said("token by token")

@@ -61,7 +61,9 @@ class SyntaxPointer(Mixin[KVCacheParameters]):
         toks, queries, w = self.pointer_weights()
         first, second = (toks[q].text for q in queries)
         tops = [toks[int(np.argmax(row))].text for row in w]
-        return f"Syntax head's bars: for {first}, tallest on {tops[0]}; for {second}, on {tops[1]}."
+        sentence = " ".join(t.text for t in toks).rstrip(" .")
+        tallest = f"{first.capitalize()}'s tallest bar: {tops[0]}; {second}'s: {tops[1]}"
+        return f"New sentence: {sentence}. {tallest}."
 
     @staticmethod
     def latest_noun(toks: tuple[Token, ...], before: int) -> int:

@@ -33,7 +33,6 @@ from manim import (
     Write,
 )
 
-from attnmath import kv_cache_bytes
 from drawing import theme
 from drawing.plots import axis_labels, quiet_axes, to_scene
 from drawing.widgets import label, math
@@ -48,7 +47,7 @@ from lecture.sections.s6_real import (
     real_sinks,
 )
 from scenes.s6_decoding import CachedDecoding
-from scenes.s6_why_raw import MODEL, per_token_product
+from scenes.s6_why_raw import per_token_product
 
 __all__ = ["RealDecoder", "perplexity", "nats"]
 
@@ -89,8 +88,8 @@ class RealDecoder(CachedDecoding):
             f"Now {DECODER_SPOKEN}: in each of {mem.n_layers} layers, {mem.n_kv_heads} key-value heads serve "
             f"{mem.n_heads} query heads, {kib(mem.grouped)} kibibytes a token; "
             f"ungrouped, {kib(mem.ungrouped)}.",
-            shows=f"For comparison, a 7B-class model: {kib(mem_7b())} kibibytes a token. Weights "
-            f"{WEIGHT_BITS}-bit; cache half precision.",
+            shows=f"Product: 2, key and value, times {mem.n_layers} layers, {mem.n_kv_heads} heads, "
+            f"{mem.head_dim} wide, 2 bytes.",
         ):
             self.clear_then(rows[0])  # the 7B figure, beside the real model
             self.until_said(DECODER_SPOKEN.split()[0])
@@ -172,8 +171,8 @@ class RealDecoder(CachedDecoding):
             "sinks",
             f"Recall attention sinks: on random tokens, {sinks.count} of its {sinks.n_heads} heads average "
             "over half their weight on the first, an ordinary token.",
-            shows=f"A grid, {sinks.share.shape[0]} layers across, {sinks.share.shape[1]} heads down; "
-            f"{sinks.count} bright cells get dots.",
+            shows=f"{sinks.share.shape[0]} layers by {sinks.share.shape[1]} heads, brighter for more "
+            f"first-token weight; dots: {sinks.count} over half.",
         ):
             self.clear_then(axes)
             self.play(LaggedStart(*(FadeIn(c) for c in grid), lag_ratio=0.004), run_time=1.5)
@@ -236,8 +235,8 @@ class RealDecoder(CachedDecoding):
             "window",
             f"Keep only the last {nll.window} tokens, evicting the first: perplexity, the effective number "
             f"of equally likely next tokens, jumps from {full} to {windowed}.",
-            shows=f"Loss, minus log-probability per token: {nats(nll.full)} nats full, {nats(nll.windowed)} "
-            "windowed; perplexity, e to it.",
+            shows=f"Loss in nats, minus natural-log probability: {nats(nll.full)} full, {nats(nll.windowed)} "
+            f"last {nll.window}; perplexity, e to loss.",
         ):
             self.clear_then(frame)
             self.play(GrowFromEdge(bars[0], LEFT), FadeIn(ends[0]), run_time=1.0)  # the baseline
@@ -304,8 +303,3 @@ class RealDecoder(CachedDecoding):
             ends.add(readout.next_to(bar, RIGHT, buff=0.2))
             rows.add(label(name, color=theme.TEXT).next_to(start, LEFT, buff=0.3))
         return VGroup(axes, titles, rows), rows, bars, ends
-
-
-def mem_7b() -> int:
-    """The section's hypothetical 7B-class model's bytes a token (fp16), as the row beside SmolLM2 shows."""
-    return kv_cache_bytes(**MODEL, seq_len=1)

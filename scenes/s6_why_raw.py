@@ -84,7 +84,7 @@ class WhyRawCache(Mixin[KVCacheParameters]):
             "every-power",
             "Expanded, every power of q dot k appears; power n needs degree n features no other power "
             "supplies: no finite list suffices.",
-            shows="Its series beneath: term n's features, d to the n here, grow without end.",
+            shows="Series beneath: at d 2, term n needs 2 to the n features, without end.",
         ):
             self.expand_kernel(softmax[-1])
         with self.beat(
@@ -214,8 +214,8 @@ class WhyRawCache(Mixin[KVCacheParameters]):
             "memory-raw",
             f"A seven billion class model, one sequence, half precision, every head its own keys and values: "
             f"{per_token} kibibytes a token, {gib:.0f} gibibytes at {CONTEXT}.",
-            shows=f"Raw-cache memory rises straight with tokens; {MODEL['n_layers']} layers, "
-            f"{MODEL['n_kv_heads']} key-value heads, head dimension {MODEL['head_dim']}.",
+            shows=f"Straight line: 2, key and value, times {MODEL['n_layers']} layers, "
+            f"{MODEL['n_kv_heads']} heads, {MODEL['head_dim']} wide, 2 bytes.",
         ):
             product = per_token_product().move_to(raw[1], aligned_edge=LEFT)
             axes_time = min(max(self.seconds_until("one sequence") - 0.6, 0.8), 3.0)
@@ -230,8 +230,8 @@ class WhyRawCache(Mixin[KVCacheParameters]):
             "memory-state",
             f"A linear-attention model of that shape keeps {state / 2**20:.2f} mebibytes at any length; "
             f"from {raw_cache_overtakes(**MODEL)} tokens on, the raw cache takes more.",
-            shows=f"Inset, first {2 * raw_cache_overtakes(**MODEL) - 2} tokens: the rising raw line "
-            f"crosses the flat one at {raw_cache_overtakes(**MODEL)}.",
+            shows=f"Flat line: per layer and head, {MODEL['head_dim']} by {MODEL['head_dim']} plus "
+            f"{MODEL['head_dim']}; lines cross at {raw_cache_overtakes(**MODEL)}.",
         ):
             self.play(Create(flat[0]), FadeIn(flat[1]), run_time=2.0)
             inset, lines, crossing = self.crossover_inset()

@@ -110,7 +110,7 @@ class AdaptiveSufficiency(LectureScene):
             "summary",
             "Read this way, attention is a family of summaries, lossy about the sequence, one per query, "
             "each computed on demand from the raw cache.",
-            shows=f"Four tiles return: {'; '.join(NAMES)}.",
+            shows=f"Four earlier pictures: {'; '.join(NAMES)}.",
             ends_section=True,
         ):
             self.show_summary()

@@ -100,13 +100,14 @@ def expand_factor() -> list[str]:
 
 
 def worked() -> list[str]:
-    """The heaviest sample's exponential at the best bandwidth, the exponentials' sum, and their ratio."""
+    """The heaviest sample's exponent and exponential at the best bandwidth, their sum, and the ratio."""
     x, _ = data()
     sigma = best_sigma()
     e = {i: math.exp(-((S.query - x[i]) ** 2) / (2 * sigma**2)) for i in range(x.size)}
     k, total = max(e, key=lambda i: e[i]), sum(e.values())
     assert math.isclose(e[k] / total, weights(S.query, sigma)[k])  # the ratio is the bar's weight
-    return [f"{e[k]:.3g}", f"{total:.3g}", f"{e[k] / total:.2f}"]
+    exponent = (S.query - x[k]) ** 2 / (2 * sigma**2)  # the worked line's e^{-...}, by hand
+    return [f"{exponent:.2f}", f"{e[k]:.3g}", f"{total:.3g}", f"{e[k] / total:.2f}"]
 
 
 EXPECTED = {

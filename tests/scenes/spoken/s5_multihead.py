@@ -199,11 +199,11 @@ def on_its_side(score: float) -> str:
 
 
 def concatenation() -> list[str]:
-    """The blocks' shapes from the layer's construction: T words by H heads of width d_h = T (position
-    one-hot values); the output T by the inputs' width, d_content + T."""
+    """The blocks' shapes from the layer's construction: H heads of width d_h = T (position one-hot
+    values), joined T by H T; the output T by the inputs' width, d_content + T."""
     h, t = len(HEAD_NAMES), len(DEFAULT_SENTENCE)
     d_model = STYLISED["d_content"] + t
-    return [str(x) for x in (t, h, t, t, d_model)]
+    return [str(x) for x in (h, t, t, h * t, t, d_model)]  # heads, each's width, the joined block, W_O's
 
 
 @cache

@@ -21,11 +21,6 @@ def memory_state() -> list[str]:
     return [f"{STATE / 1024**2:.2f}", str(tokens)]
 
 
-def inset_span() -> list[str]:
-    """The inset's tokens: the crossing (found by the loop above) in its middle, a layout choice."""
-    return [str(2 * int(memory_state()[1]) - 2)]
-
-
 def predict_answer() -> list[str]:
     return [str(round(PER_TOKEN * 2 * 4096 / 1024**3))]
 
@@ -38,6 +33,15 @@ def memory_real() -> list[str]:
     grouped, ungrouped = 30 * 2 * 3 * 64 * 2, 30 * 2 * 9 * 64 * 2  # layers, k and v, KV heads, width, fp16
     # SmolLM2; 30 layers, 3 KV heads serving 9 query heads
     return ["2", "30", "3", "9", f"{grouped / 1024:g}", f"{ungrouped / 1024:g}"]
+
+
+def real_decoding_total() -> list[str]:
+    """The cache after the section's sentence: its SmolLM2 tokens times 30 layers' keys and values."""
+    from attnmath.decoder import tokenize
+    from lecture.sections.s6_real import sentence_text
+
+    n = len(tokenize(sentence_text(KVCacheParameters().words)))
+    return [f"{n * 30 * 2 * 3 * 64 * 2 / 1024:g}"]
 
 
 def sinks() -> list[str]:
@@ -54,16 +58,18 @@ EXPECTED = {
     "memory-state": memory_state,
     "predict-answer": predict_answer,
     "autoregressive.description": lambda: [str(len(KVCacheParameters().words))] * 2,  # the grid: words, twice
-    "memory-raw.description": lambda: [str(LAYERS), str(HEADS), str(WIDTH)],  # the model's shape, as stated
+    "memory-raw.description": lambda: [str(2), str(LAYERS), str(HEADS), str(WIDTH), str(FP16)],  # PER_TOKEN's
     "summary.description": summary,
-    "memory-state.description": lambda: [*inset_span(), memory_state()[1]],  # the inset, then the crossing
-    "memory-real.description": lambda: [str(PER_TOKEN // 1024), "4"],  # beside the 7B figure; Q4_1 weights
+    "every-power.description": lambda: ["2", "2"],  # the series' cells at d = 2: term n has d ** n = 2 ** n
+    "memory-state.description": lambda: [str(WIDTH)] * 3 + [memory_state()[1]],  # STATE's factors; crossing
+    "memory-real.description": lambda: ["2", "30", "3", "64", "2"],  # SmolLM2's product, as memory_real's
     "memory-real": memory_real,
     "real-decoding": lambda: [f"{30 * 2 * 3 * 64 * 2 / 1024:g}"],  # a token's keys and values, 30 layers
+    "real-decoding.description": real_decoding_total,
     "sinks": sinks,
-    "sinks.description": lambda: ["30", "9", sinks()[0]],  # the grid: layers across, heads down
+    "sinks.description": lambda: ["30", "9", sinks()[0]],  # the grid: layers by heads; the dotted count
     "window": lambda: [str(naive_decoder.WINDOW), *naive_decoder.perplexities()[:2]],
-    "window.description": lambda: [nats(0), nats(1)],  # the loss bars, full then windowed
+    "window.description": lambda: [nats(0), nats(1), str(naive_decoder.WINDOW)],  # loss bars; the window
     "sink-window": lambda: [str(naive_decoder.SINKS), naive_decoder.perplexities()[2]],
     "sink-window.description": lambda: [nats(2)],
 }
