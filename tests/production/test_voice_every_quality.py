@@ -27,7 +27,7 @@ from production.options import QUALITIES, REPO, RenderOptions
 from production.render.planning import plan, plan_key
 from production.render.timeline import Timeline
 
-pytestmark = [pytest.mark.render, pytest.mark.xdist_group("lecture-voices")]
+pytestmark = pytest.mark.render
 
 OFFERED = ("l", "m", "h", "k")
 """The qualities the README offers."""
@@ -43,7 +43,7 @@ def planned(quality: str) -> dict[str, Timeline]:
     config, media = load_config(None), REPO / "media"
     options, settings = RenderOptions(quality), config.settings().replace(voice_cache=media / "voice")
     keys = {c.scene: plan_key(c, options, config.fingerprint(c), settings) for c in config.clips}
-    return plan(config.clips, options, media, media / ".work" / "voice-test", settings, 1, keys)
+    return plan(config.clips, options, media, media / ".work" / f"voice-test-{quality}", settings, 1, keys)
 
 
 def test_the_offered_qualities_have_three_frame_rates():
@@ -61,7 +61,13 @@ def ships(scene: str, record: BeatsRecord, seconds: float, out: Path, quality: s
     return report
 
 
-@pytest.mark.parametrize("quality", sorted(q for rate, q in BY_RATE.items() if rate != LOW_RATE))
+@pytest.mark.parametrize(
+    "quality",
+    [  # each frame rate on a worker of its own: they share nothing, and each takes about three minutes
+        pytest.param(q, marks=pytest.mark.xdist_group(f"lecture-voices-{q}"))
+        for q in sorted(q for rate, q in BY_RATE.items() if rate != LOW_RATE)
+    ],
+)
 def test_every_clips_voice_ships_under_the_ceiling(quality: str, tmp_path: Path):
     timelines, report = planned(quality), []
     assert sorted(timelines) == sorted(c.scene for c in LECTURE)
