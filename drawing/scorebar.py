@@ -7,7 +7,15 @@ from manim import DOWN, LEFT, UP, DashedLine, Rectangle, VGroup
 from drawing import theme
 from drawing.text import label
 
-__all__ = ["ScoreBar"]
+__all__ = ["ScoreBar", "filled_track"]
+
+
+def filled_track(score: float, width: float, height: float, color: str) -> tuple[Rectangle, Rectangle]:
+    """A 0-to-1 track ``width`` long and the fill from its left end to ``score`` (clipped to the track)."""
+    track = Rectangle(width=width, height=height, stroke_color=theme.MUTED, stroke_width=2)
+    fill = Rectangle(width=max(max(min(score, 1.0), 0.0) * width, 1e-3), height=height, stroke_width=0)
+    fill.set_fill(color, opacity=0.85).align_to(track, LEFT)
+    return track, fill
 
 
 class ScoreBar(VGroup):
@@ -36,10 +44,7 @@ class ScoreBar(VGroup):
         color: str = theme.WEIGHT,
     ) -> None:
         super().__init__()
-        self.track = Rectangle(width=width, height=height, stroke_color=theme.MUTED, stroke_width=2)
-        filled = max(min(score, 1.0), 0.0) * width
-        self.fill = Rectangle(width=max(filled, 1e-3), height=height, stroke_width=0)
-        self.fill.set_fill(color, opacity=0.85).align_to(self.track, LEFT)
+        self.track, self.fill = filled_track(score, width, height, color)
         x = self.track.get_left()[0] + threshold * width
         self.mark = DashedLine(
             [x, -height / 2 - 0.12, 0], [x, height / 2 + 0.12, 0], color=theme.TEXT, stroke_width=3

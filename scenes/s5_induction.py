@@ -37,6 +37,7 @@ from manim import (
 
 from attnmath import StylizedHeads
 from drawing import theme
+from drawing.scorebar import filled_track
 from drawing.text import label
 from drawing.tiles import HeadTiles
 from lecture.parameters import ConfigError
@@ -370,9 +371,7 @@ def score_rows(rows: tuple[tuple[str, float, str], ...], width: float = 3.0) -> 
     """One 0-to-1 track per (name, score, colour), filled to its score: name, track, then the number."""
     shown = VGroup()
     for name, score, colour in rows:
-        track = Rectangle(width=width, height=0.3, stroke_color=theme.MUTED, stroke_width=2)
-        fill = Rectangle(width=max(score * width, 1e-3), height=0.3, stroke_width=0)
-        fill.set_fill(colour, opacity=0.85).align_to(track, LEFT)
+        track, fill = filled_track(score, width, 0.3, colour)
         named = label(name, small=True, color=colour).next_to(track, LEFT, buff=0.2)
         number = label(f"{score:.2f}", small=True, color=colour).next_to(track, RIGHT, buff=0.2)
         shown.add(VGroup(track, fill, named, number))
