@@ -63,7 +63,8 @@ def _run(cmd: list[str], cwd: Path, what: str, env: dict[str, str], timeout: flo
     except subprocess.TimeoutExpired:
         raise RenderError(f"{what} took over {timeout:g} s and was stopped") from None
     if proc.returncode != 0:
-        tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-15:])
+        shown = 60 if proc.returncode < 0 else 15  # killed by a signal: the stacks it printed, if any
+        tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-shown:])
         raise RenderError(f"{what} failed (exit {proc.returncode}):\n{tail}")
 
 

@@ -107,24 +107,8 @@ def test_slides_command_writes_an_offline_html_pptx_and_pdf(tmp_path, browser):
     config_file = tmp_path / "one.toml"
     config_file.write_text('scenes = ["LectureTitle"]\n')
     media = tmp_path / "media"
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "scenes",
-            "--config",
-            str(config_file),
-            "slides",
-            "--quality",
-            "l",
-            "--media-dir",
-            str(media),
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    cmd = [sys.executable, "-m", "scenes", "--config", str(config_file), "slides", "--quality", "l"]
+    proc = run_or_show_where_it_hangs([*cmd, "--media-dir", str(media)], timeout=540)
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = media / "slides" / "480p15"
     html = (out / "slides.html").read_text()
@@ -142,6 +126,34 @@ def test_slides_command_writes_an_offline_html_pptx_and_pdf(tmp_path, browser):
     assert_every_slide_speaks_and_shows_its_last_frame(out, tmp_path, browser)
     pdf = (out / "slides.pdf").read_bytes()
     assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 2
+
+
+def run_or_show_where_it_hangs(cmd: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
+    """Run ``cmd``; if it outlasts ``timeout``, fail with where its processes were (Python's faulthandler).
+
+    Once, in CI only, the deck's command hung after "rendering LectureTitleSlides" until the test's
+    timeout killed it, with nothing said. Now every process under it gets SIGABRT, children first:
+    each Python one prints its threads' stacks, and the command reports its child's last lines.
+    """
+    import os
+    import signal
+
+    import psutil
+
+    env = {**os.environ, "PYTHONFAULTHANDLER": "1"}
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        for child in reversed(psutil.Process(proc.pid).children(recursive=True)):
+            child.send_signal(signal.SIGABRT)
+        try:
+            out, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGABRT)
+            out, err = proc.communicate()
+        pytest.fail(f"{' '.join(cmd[2:])} hung for {timeout:g} s; where it was:\n{err[-6000:]}")
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
 
 def assert_notes_are_the_script(out, beats: list[str], browser) -> None:
