@@ -2,7 +2,7 @@
 
 A query q (fixed, pointing right) and a key k on a unit circle; :meth:`AngleInset.set_cosine`
 turns k, the arc marks the angle, k's shadow on q's line (a thick bar, dropped from k's tip)
-is the cosine's length, and a readout gives ``cos θ``. Section 4's
+is the cosine's length, and a readout gives ``cos θ`` in the shadow's colour. Section 4's
 content panel turns it with the dot that runs along the weight curve, so the
 curve's x-axis is seen to be this angle's cosine.
 """
@@ -32,7 +32,7 @@ class AngleInset(VGroup):
         q_name = label("q", color=theme.QUERY).next_to(q.get_end(), RIGHT, buff=0.12)
         self.key, self.arc, self.shadow, self.drop = self._key(), self._arc(), self._shadow(), self._drop()
         self.key_name = label("k", color=theme.KEY).move_to(self._name_spot())
-        self.value = DecimalNumber(cosine, num_decimal_places=2, font_size=theme.LABEL_SIZE, color=theme.TEXT)
+        self.value = DecimalNumber(cosine, num_decimal_places=2, font_size=theme.LABEL_SIZE, color=theme.KEY)
         readout = VGroup(label("cos θ =", color=theme.MUTED), self.value).arrange(RIGHT, buff=0.15)
         self.readout = readout.next_to(circle, DOWN, buff=0.3)
         self.add(circle, self.arc, self.drop, self.shadow, q, self.key, q_name, self.key_name, readout)

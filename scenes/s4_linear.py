@@ -169,7 +169,6 @@ class LinearAttention(Mixin[KernelVariantsParameters]):
         ):
             self.play(GrowFromCenter(brace), FadeIn(brace_tag), run_time=1.0)
             self.when_said("d the key width", Indicate(brace_tag, color=theme.TEXT), run_time=1.2)
-            self.fade_in(linear_row[:-1])
-            self.until_said("linear cost")
-            self.fade_in(linear_row[-1])
+            self.fade_in(linear_row)  # its cost with it, to be read before the plot takes its place
+            self.when_said("linear cost", Indicate(linear_row[-1], color=theme.TEXT), run_time=1.0)
         self.leaving = VGroup(identity, brace, brace_tag, softmax_row, linear_row)

@@ -51,7 +51,7 @@ PANEL_W, PANEL_H = 5.2, 2.8
 CONTENT_X, POSITION_X, PANELS_Y, LEGEND_Y = -3.45, 3.35, 0.6, 3.25
 SOFTMAX, LINEAR = VARIANTS[0], VARIANTS[1]  # every softmax kernel has the dot-product's content profile
 POSITION_STEPS = (  # (name shown, profile drawn), in the order the narration names them
-    ("dot-product, linear", SOFTMAX),
+    ("no position bias", SOFTMAX),  # dot-product (softmax) and linear attention alike
     ("local window", "local window"),
     ("ALiBi", "ALiBi"),
     ("T5 bias (stylised)", "T5 bias"),
@@ -115,7 +115,7 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
             "linear attention, with no position in q or k, weigh all alike.",
             shows=self.level_description(),
         ):
-            self.play(FadeOut(self.angle_inset), run_time=0.5)  # the position panel takes its place
+            self.play(FadeOut(self.angle_inset), FadeOut(self.weight_bar), run_time=0.5)  # position's place
             self.position_bars.set_values(np.zeros(self.position_bars.n))  # they rise as the arrow runs
             self.fade_in(self.position_frame, self.position_name)
             arrow, share = self.look_back(), self.equal_share()
@@ -229,7 +229,11 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
             return bar.move_to([x, (top + floor) / 2, 0.0])
 
         inset = self.angle_inset  # its key turns as the bar runs: the x-axis is this angle's cosine
-        bar = bar_at(-1.0)
+        shown = getattr(self, "weight_bar", None)  # the last trace's bar, still standing at the resting key
+        bar = bar_at(inset.cosine)
+        if shown is not None:
+            self.remove(shown)
+            self.add(bar)
 
         def sweep(start: float, end: float) -> UpdateFromAlphaFunc:
             def step(_m: Mobject, alpha: float) -> None:
@@ -240,9 +244,11 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
 
         self.until_said(words)
         seconds = max(2.4, self.speech_left() - 1.1) if run_time is None else run_time
-        self.play(FadeIn(bar), sweep(inset.cosine, -1.0), run_time=0.5)
+        first = () if shown is not None else (FadeIn(bar),)
+        self.play(*first, sweep(inset.cosine, -1.0), run_time=0.5)
         self.play(sweep(-1.0, 1.0), run_time=seconds, rate_func=linear)
-        self.play(FadeOut(bar), sweep(1.0, 0.5), run_time=0.6)
+        self.play(sweep(1.0, 0.5), run_time=0.6)  # the bar stays with the key at rest: the two stay linked
+        self.weight_bar = bar
 
     def rise_from_query(self) -> UpdateFromAlphaFunc:
         """The position panel's bars rise one slot after another, from the query's own back to the oldest."""
@@ -269,8 +275,8 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
             self.until_said(cue)
             target = self.position_bars.copy().set_values(peak_scaled(self.profiles.position[key]))
             title = label(name).move_to(self.position_name)
-            swap = (FadeOut(self.position_name), FadeIn(title))
-            self.play(Transform(self.position_bars, target), *swap, run_time=1.0)
+            self.play(FadeOut(self.position_name), run_time=0.3)  # one name at a time: none mixed mid-fade
+            self.play(Transform(self.position_bars, target), FadeIn(title), run_time=0.8)
             self.position_name = title
 
     def side_by_side(self) -> None:
