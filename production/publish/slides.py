@@ -33,7 +33,11 @@ def deck_class(scene: type[Scene]) -> type[Scene]:
     import manim_slides  # the optional dependency
 
     slide: Any = manim_slides.Slide  # type: ignore[attr-defined]
-    deck: type[Scene] = type(f"{scene.__name__}Slides", (slide, scene), {"__module__": __name__})
+    # No reversed copies: the decks play forward only, and manim-slides makes them in a forked
+    # multiprocessing pool whose workers could hang in PyAV's decoder (a fork of a process whose
+    # FFmpeg threads held a lock): "rendering LectureTitleSlides" then never ended.
+    own = {"__module__": __name__, "skip_reversing": True}
+    deck: type[Scene] = type(f"{scene.__name__}Slides", (slide, scene), own)
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         with _all_partial_files_kept():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from lecture.clips import LECTURE
@@ -60,11 +61,17 @@ def test_an_answer_opens_on_click_and_on_the_keyboard(lecture, pages, name):
 
 
 def test_the_answers_follow_the_lecturers_data(lecture, pages):
-    """The synthetic lecture's six scores: its own limits (mean 0.950, top score 3), not the defaults."""
+    """The synthetic lecture's six scores (tests/production/conftest.py), not the defaults: their mean,
+    0.950, and their best value J* at tau 0.6 before and after a shift of 5, by scipy."""
+    from scipy.special import logsumexp
+
+    scores = np.array([0.5, 2.0, 1.0, 3.0, 0.2, -1.0])
+    best = 0.6 * logsumexp(scores / 0.6)
     page = pages["notes.html"]
     answers = page.locator("#notes-TemperatureSweep .check .answer").all_text_contents()
     assert answers[0].startswith("C. The plain mean of the scores, 0.950:")
-    assert answers[1].startswith("A. The top score, max s_i = 3 ")
+    assert answers[1].startswith("C. The weights stay:")
+    assert answers[1].endswith(f"(at \u03c4 = 0.6, from {best:.2f} to {best + 5:.2f}).")
 
 
 def test_the_title_section_has_no_questions(pages):
