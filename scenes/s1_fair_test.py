@@ -65,14 +65,14 @@ class FairComparison(ErrorsLine):
         self.why_learned_lost()
         with self.beat(
             "when-learned-wins",
-            "Learned similarity tends to pay off with more data, and where no fixed kernel knows "
+            "More data curbs its overfitting; learning pays where no fixed kernel knows "
             "which inputs are alike.",
             shows=SAID,  # the note that replaces the errors repeats the narration's words
         ):
-            self.until_said("tends to")
-            self.show_errors_note("learned: tends to win with more data")
+            self.until_said("curbs")
+            self.show_errors_note("more data curbs its overfitting")
             self.until_said("fixed kernel")
-            self.show_errors_note("or where no fixed kernel knows which inputs are alike")
+            self.show_errors_note("it pays where no fixed kernel knows what is alike")
             self.clear_truth()
 
     def tuned_errors(self) -> None:

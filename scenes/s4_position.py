@@ -1,6 +1,6 @@
 """Section 4, position bias as a prior: content weights times ALiBi's position prior (T5's works alike).
 
-Adding a bias b to the scaled scores multiplies the kernel by a prior
+Adding a bias b to the scores multiplies the kernel by a prior
 r proportional to e^b: section 3's rule with a prior, the maximiser of expected
 score minus tau times KL(a || r). Also the answer to the section's question
 (a flat prior). Mixed into section 4's scene.
@@ -90,12 +90,12 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
         ).move_to(2.4 * UP)
         with self.beat(
             "alibi-prior",
-            "ALiBi's bias, b, added to the scaled scores, multiplies the kernel by a position prior, "
-            "r proportional to e to the b; T5's likewise.",
+            "ALiBi's bias, b, added to the scores, multiplies the kernel by a prior, "
+            "r proportional to e to the b over tau; T5's likewise.",
             shows=self.alibi_description(alibi),
         ):
             self.play(FadeOut(self.leaving), *(FadeIn(m) for m in (name, panels[2], x_title)), run_time=1.5)
-            self.when_said("scaled scores", FadeIn(panels[0]), FadeIn(panels[1]), run_time=1.0)
+            self.when_said("to the scores", FadeIn(panels[0]), FadeIn(panels[1]), run_time=1.0)
             weights = self.prior_rows(alibi)[1]  # the product grows from nothing as the words form it
             panels[4].set_values(np.zeros_like(weights))
             self.when_said("proportional", FadeIn(panels[3]), FadeIn(panels[4]), run_time=0.8)
@@ -159,7 +159,7 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
         row = VGroup(
             first,
             math(r"\times"),
-            panel(prior, theme.PRIOR, r"r_i \propto e^{b_i}"),
+            panel(prior, theme.PRIOR, r"r_i \propto e^{b_i/\tau}"),
             math(r"\propto"),
             panel(result, theme.WEIGHT, r"a_i \propto r_i\, e^{s_i/\tau}"),
         )

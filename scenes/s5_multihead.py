@@ -46,7 +46,7 @@ from scenes.s5_trained import TrainedHeads
 __all__ = ["HeadRouting"]
 
 HEAD_TEXT = (
-    "Head one looks one token back, which trained models use to copy what followed a token earlier.",
+    "Head one looks one token back: with a later head, trained models copy what followed a token earlier.",
     "Head two routes by syntax: verbs look at their subjects, prepositions at their verbs.",
     "Head three is positional: weight falls with distance, whatever the words.",
     "Head four gathers each noun's determiners and adjectives.",
@@ -230,7 +230,7 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
         """The audio description of the concatenation: what its width is made of, and the output's shape."""
         h, t, d_head = self.heads.result.head_outputs.shape
         d_out = self.heads.result.output.shape[1]
-        return f"{h} heads, {d_head} wide each, joined: {t} by {h * d_head}; times W O: {t} by {d_out}."
+        return f"Rows, {t} words; {h} heads' {d_head}-wide values joined, {h * d_head}; W O maps to {d_out}."
 
     def show_head(self, h: int) -> None:
         """All of head h's lines, then the spotlit query's lines and their percentages."""

@@ -70,8 +70,8 @@ class WhyRawCache(Mixin[KVCacheParameters]):
         """Why, in one picture: softmax's kernel keeps every k, v; then, beside it, linear attention folds."""
         with self.beat(
             "softmax-kernel",
-            "No fixed-size running sum is exact here: softmax's kernel never splits into fixed-size query "
-            "and key parts.",
+            "In general, no fixed-size running sum is exact: softmax's kernel never splits into fixed-size "
+            "query and key parts.",
             shows="Beneath the cache: the kernel, not equal to f of q dot g of k.",
         ):
             softmax, eq = self.softmax_column()
@@ -84,7 +84,7 @@ class WhyRawCache(Mixin[KVCacheParameters]):
             "every-power",
             "Expanded, every power of q dot k appears; power n needs degree n features no other power "
             "supplies: no finite list suffices.",
-            shows="Series beneath: at d 2, term n needs 2 to the n features, without end.",
+            shows="Series beneath: at d 2, term n drawn with 2 to the n feature cells.",
         ):
             self.expand_kernel(softmax[-1])
         with self.beat(

@@ -84,13 +84,13 @@ def _alibi_ratio(_p: KernelVariantsParameters) -> Question:
 
 
 def _window_count(_p: KernelVariantsParameters) -> Question:
-    """A causal window's count of scores against full causal attention's."""
+    """A window's count of scores against full attention's, each query scoring only keys up to its own."""
     n, w = 1000, 5  # w keys kept, the query's own included: the narration's and the picture's w
     window = int(local_window_mask(n, w - 1, causal=True).sum())
     full = int(np.tril(np.ones((n, n), dtype=bool)).sum())
     return Question(
-        f"A causal window keeps each query's last w = {w} keys, its own included. How many "
-        f"query\u2013key scores does a sequence of N = {n:,} tokens need, against full causal attention?",
+        f"Each query scores only keys up to its own. A window keeps its last w = {w} keys, its own included. "
+        f"How many query\u2013key scores does N = {n:,} tokens need, against every earlier key?",
         f"{window:,} against {full:,}: about N\u00b7w instead of N\u00b2/2.",
         "",
         "",

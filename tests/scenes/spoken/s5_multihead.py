@@ -203,7 +203,7 @@ def concatenation() -> list[str]:
     values), joined T by H T; the output T by the inputs' width, d_content + T."""
     h, t = len(HEAD_NAMES), len(DEFAULT_SENTENCE)
     d_model = STYLISED["d_content"] + t
-    return [str(x) for x in (h, t, t, h * t, t, d_model)]  # heads, each's width, the joined block, W_O's
+    return [str(x) for x in (t, h, t, h * t, d_model)]  # words, heads, each's width, joined, W_O's output
 
 
 @cache
