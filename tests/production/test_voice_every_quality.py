@@ -29,8 +29,8 @@ from production.render.timeline import Timeline
 
 pytestmark = [pytest.mark.render, pytest.mark.xdist_group("lecture-voices")]
 """One worker takes both frame rates, one after the other: the second reads the voice the first made
-(media/voice). Split across both workers, each synthesised every line again beside the scene runs, and
-the suite took 90 s longer (stop 67)."""
+(media/voice). Split across both workers, the fresh-clone suite took 90 s longer at stop 67 (each
+synthesising every line again is the likely cause; it was not measured apart)."""
 
 OFFERED = ("l", "m", "h", "k")
 """The qualities the README offers."""
