@@ -68,6 +68,7 @@ class FairComparison(ErrorsLine):
             "More data curbs its overfitting; learning pays where no fixed kernel knows "
             "which inputs are alike.",
             shows=SAID,  # the note that replaces the errors repeats the narration's words
+            ends_section=True,
         ):
             self.until_said("curbs")
             self.show_errors_note("more data curbs its overfitting")

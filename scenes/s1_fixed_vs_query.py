@@ -92,14 +92,8 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
             f"{self.weight_phrase(2, self.query_path[0])}.",
         ):
             self.show_weights()
-        self.move_query()
+        self.pause_and_predict(self.question(), self.query_moves_right, shows=self.answer_description())
         self.compare_fits()
-        self.pause_and_predict(
-            self.question(),
-            self.query_moves_right,
-            shows=self.answer_description(),
-            ends_section=True,
-        )
 
     def the_mean(self) -> None:
         """Beats: the mean, sufficient for a constant plus noise; its equal weights and flat prediction."""
@@ -192,17 +186,12 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
             return f"mostly on {target}"
         return "spread over nearby points" if rank < 2 else "spread over several points"
 
-    def follow_description(self) -> str:
-        """How kernel and attention, side by side, spread their weight where the query stops."""
-        q = self.query_path[2]
-        return f"Kernel's weight: {self.weight_phrase(1, q)}; attention's: {self.weight_phrase(2, q)}."
-
     def answer_description(self) -> str:
-        """The answer's sweep, right and back; the peaks only when they fail to follow, as the voice says."""
-        here, there = float(self.q.get_value()), self.query_path[1]
+        """The answer's sweep: the mean's bars hold as q crosses; the peaks only when they fail to follow."""
+        here, there = self.query_path[1], self.query_path[2]
         nearest = [set(np.argsort(np.abs(self.x - q))[:2].tolist()) for q in (here, there)]
         peaks = [np.argmax(self.weights(np.array([here, there]))[k], axis=1) for k in (1, 2)]
         under = all(int(p[j]) in nearest[j] for p in peaks for j in range(2))
-        sweep = f"The query sweeps to {where(there)} and back"
-        still = "the mean's rule has no q"
-        return f"{sweep}; {still}." if under else f"{sweep}; the weight peaks do not always follow."
+        n = self.x.size
+        held = f"q to {where(here)}: mean's {n} bars stay 1 over {n}"
+        return f"{held}; kernel's, attention's follow." if under else f"{held}; others' peaks stray."

@@ -13,7 +13,6 @@ from manim import (
     DOWN,
     RIGHT,
     UP,
-    Animation,
     Create,
     DashedLine,
     Dot,
@@ -50,14 +49,6 @@ class MovingQuery(MethodFigures):
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in
         query_path: ClassVar[tuple[float, ...]]
-
-        def follow_description(self) -> str:
-            """How kernel and attention, side by side, spread their weight where the query stops."""
-            ...
-
-        def errors_note(self, text: str) -> list[Animation]:
-            """A one-line note replacing the line under the figures (scenes.s1_errors)."""
-            ...
 
     # --- the query moves ---------------------------------------------------------
     def show_weights(self) -> None:
@@ -109,31 +100,14 @@ class MovingQuery(MethodFigures):
         self.show_names()
         self.start_live()
 
-    def move_query(self) -> None:
-        """The mean alone while the query crosses, then kernel and attention side by side on the way back."""
-        n = self.x.size
-        with self.beat(
-            "mean-ignores-q",
-            "As the query moves, the mean's weights never change.",
-            shows=f"The query sweeps to {where(self.query_path[1])}; all {n} bars stay at 1 over {n}.",
-        ):
-            self.rearrange({0: ("big", BIG), 1: ("thumb", THUMBS[0]), 2: ("thumb", THUMBS[1])})
-            self.sweep_to(self.q, self.query_path[1], min(max(self.speech_left(), 2.0), 7.0))
-        with self.beat(
-            "weights-follow-q",
-            "Kernel and attention weights follow the query: each query point gets its own weighted summary.",
-            shows=self.follow_description(),
-        ):
-            self.rearrange({1: ("pair", PAIR[0]), 2: ("pair", PAIR[1])})
-            self.sweep_to(self.q, self.query_path[2], min(max(self.speech_left(), 4.0), 7.0))
-
     def query_moves_right(self, spoken: Spoken) -> None:
-        """The answer: the query crosses to the right and back; both weightings travel with it.
+        """The answer: the mean alone as the query crosses right, then kernel and attention coming back.
 
-        The mean is off screen: its rule, which has no query in it, takes the line under the figures
-        first, and stays while the other two follow the query.
+        The mean is drawn large as the voice says its weights never change; the other two take the
+        screen side by side as they are named, and their weights follow the query back.
         """
-        here = self.q.get_value()
-        self.play(*self.errors_note("the mean: every weight 1/N, whatever the query"), run_time=1.0)
-        self.sweep_to(self.q, self.query_path[1], min(max(spoken.duration - 3.0, 2.5), 4.0))
-        self.sweep_to(self.q, here, 2.0)
+        self.rearrange({0: ("big", BIG), 1: ("thumb", THUMBS[0]), 2: ("thumb", THUMBS[1])})
+        self.sweep_to(self.q, self.query_path[1], max(self.seconds_until("Kernel and") - 0.2, 2.0))
+        self.until_said("Kernel and")
+        self.rearrange({1: ("pair", PAIR[0]), 2: ("pair", PAIR[1])})
+        self.sweep_to(self.q, self.query_path[2], min(max(self.speech_left(), 3.0), 6.0))

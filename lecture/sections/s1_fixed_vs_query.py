@@ -30,12 +30,12 @@ def questions(p: FixedVsQueryParameters) -> list[Question]:
 def _query_moves(_p: FixedVsQueryParameters) -> Question:
     """The asked question: whose weights move with the query."""
     return Question(
-        "The query moves to the right. Which of the three estimators' weights move with it?",
+        "The query moves to the right. Which of the three methods' weights move with it?",
         "The kernel's and attention's: both weights are functions of the query, so they shift as it "
         "moves, attention's not always onto the nearest point. The mean's stay at 1/N.",
-        "Pause and predict: the query moves to the right. Which estimators' weights move with it?",
-        "The kernel's weight moves onto the points nearest the new query; attention's moves too, not "
-        "always onto the nearest. The mean's stays.",
+        "Pause and predict: the query moves to the right. Which methods' weights move with it?",
+        "As the query crosses, the mean's weights never change. Kernel and attention weights follow it: "
+        "each query gets its own weighted summary.",
         (
             Option(
                 "All three",

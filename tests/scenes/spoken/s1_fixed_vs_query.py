@@ -126,6 +126,6 @@ EXPECTED = {
     "overfit": lambda: [str(errors()[4]), str(numbers_that_move_the_weights()), str(S.n_points)],
     "overfit.description": lambda: [said(errors()[1]), said(errors()[3])],  # learned: tuned on, then fresh
     # all N bars at 1 over N: the count of points and the mean's constant weight 1/N
-    "mean-ignores-q.description": lambda: [str(S.n_points), "1", str(S.n_points)],
+    "predict-answer.description": lambda: [str(S.n_points), "1", str(S.n_points)],
     # the count of the original points, among the fresh ones
 }
