@@ -38,6 +38,7 @@ from attnmath import (
 )
 from drawing import theme
 from drawing.plots import axis_labels, band, curve, dashed_curve, quiet_axes, redraw_curve, scatter, to_scene
+from drawing.pointing import in_turn
 from drawing.readouts import LabelSwitch, Readout
 from drawing.widgets import BarPanel, label, math
 from lecture.sections.s2_kernel_regression import KernelRegressionParameters
@@ -108,12 +109,6 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
         ):
             self.show_loo_panel()
         self.show_softmax_identity()
-        self.pause_and_predict(
-            self.question(),
-            self.widest_bandwidth,
-            shows="The curve flattens; then sigma slides back to the error dip and the fit returns.",
-            ends_section=True,
-        )
 
     def compute(self) -> None:
         """Every number the scene shows, for a whole grid of bandwidths, in vectorised calls."""
@@ -298,27 +293,27 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
             jagged = self.curves[self.index()]  # its gap from the curve: the noise it copies
             self.spread = band(self.axes, self.xs, jagged, sine(self.xs), color=theme.WARNING, opacity=0.45)
             self.when_said("copies", FadeIn(self.spread.set_z_index(-2)), FadeOut(cells), run_time=1.5)
+        self.pause_and_predict(self.question(), self.widest_bandwidth, shows=self.widest_shows())
         with self.beat(
             "huge-bandwidth",
-            "Now widen it. k effective, e to the entropy, is the effective number of samples averaged; "
-            f"it nears {self.x.size}.",
-            shows=f"Sigma climbs to {self.sigmas[-1]:.3f}; all {self.x.size} bars level off at "
-            f"{self.w[-1].mean():.2f}; entropy {self.h[-1]:.2f}.",
-        ):
-            self.play(FadeOut(self.spread), run_time=0.5)  # the steps' gap goes as the estimate smooths
-            self.introduce_readout(2)
-            self.sweep_to(
-                self.log_sigma, np.log10(self.sigmas[-1]), min(max(self.speech_left() - 0.3, 5.0), 8.5)
-            )
-        with self.beat(
-            "flat",
-            "The estimate flattens toward the global mean: low variance, but high bias, "
-            "since it misses the curve.",
+            "Low variance, but high bias: it misses the curve. k effective, e to the entropy, counts the "
+            f"samples averaged: it nears {self.x.size}.",
             shows="Shaded, the flat line's gap from the dashed curve: wide at every peak and trough.",
         ):
             flat = self.curves[self.index()]
             self.bias = band(self.axes, self.xs, flat, sine(self.xs), color=theme.WARNING, opacity=0.45)
             self.when_said("high bias", FadeIn(self.bias.set_z_index(-2)), run_time=0.8)
+            self.until_said("k effective")
+            self.introduce_readout(2)
+            counted = in_turn(self.dots, color=theme.VALUE, scale=2.0, lag=0.08)  # every sample, averaged
+            self.when_said("counts the samples", counted, run_time=2.5)
+
+    def widest_shows(self) -> str:
+        """The answer's picture: the bandwidth at its widest, every bar level."""
+        return (
+            f"Sigma {self.sigmas[-1]:g}: the fit flattens to the mean; all {self.x.size} bars equal, "
+            f"{self.w[-1].mean():.2f} each."
+        )
 
     def nearest_cells(self) -> VGroup:
         """Where each sample is the nearest, as alternate shaded strips: the tiny bandwidth's steps.
@@ -335,10 +330,6 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
         return strips.set_z_index(-3)
 
     def widest_bandwidth(self, spoken: Spoken) -> None:
-        """The answer: the bandwidth opens to its widest and the estimate flattens; then back to the best."""
-        self.live.remove(*self.readouts, self.regime)  # they left with the identity; the picture follows
-        self.go_live(self.live, self.refresh)
-        self.sweep_to(self.log_sigma, np.log10(self.sigmas[-1]), min(max(spoken.duration - 2.0, 2.5), 4.0))
-        self.hold(0.5)
-        self.sweep_to(self.log_sigma, np.log10(self.sigmas[self.best]), 1.5)
-        self.stop_live(self.live)
+        """The answer: the steps' gap goes and the bandwidth opens to its widest; the estimate flattens."""
+        self.play(FadeOut(self.spread), run_time=0.5)
+        self.sweep_to(self.log_sigma, np.log10(self.sigmas[-1]), min(max(self.speech_left() - 0.3, 3.0), 6.0))

@@ -116,6 +116,7 @@ class SoftmaxForm(Mixin[KernelRegressionParameters]):
             "So these yellow weights are attention weights, keys x i, values y i: dot-product scores "
             "at temperature sigma squared, plus a key-only offset.",
             shows="Formula: softmax of q k i over tau, plus offset b i; tau, sigma squared.",
+            ends_section=True,
         ):
             weights = self.w[self.index()]
             shown = VGroup(*(bar for bar, w in zip(self.bars.bars, weights, strict=True) if w > SHOWN_WEIGHT))

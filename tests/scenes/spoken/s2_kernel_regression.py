@@ -81,13 +81,12 @@ def tiny() -> list[str]:
 
 
 def huge() -> list[str]:
-    """The widest bandwidth (a constant), the count of bars, the level every bar reads at (each weight,
-    not only their mean, must round to it) and the entropy."""
+    """The widest bandwidth (a constant), the count of bars and the level every bar reads at (each weight,
+    not only their mean, must round to it)."""
     w = weights(S.query, S.sigma_range[1]).values()
     level = {f"{wi:.2f}" for wi in w}
     assert len(level) == 1, level
-    entropy = math.log(effective_k(S.sigma_range[1]))
-    return [f"{S.sigma_range[1]:.3f}", str(S.n_points), *level, f"{entropy:.2f}"]
+    return [f"{S.sigma_range[1]:g}", str(S.n_points), *level]
 
 
 def expand_factor() -> list[str]:
@@ -118,7 +117,7 @@ EXPECTED = {
     "query-kernel.description": visible_bars,
     "bandwidth.description": lambda: [f"{best_sigma():.3f}"],
     "tiny-bandwidth.description": tiny,
-    "huge-bandwidth.description": huge,
+    "predict-answer.description": huge,
     "leave-one-out.description": lambda: [f"{best_sigma():.3f}"],
     "expand.description": expand_factor,
     "softmax-form.description": worked,
