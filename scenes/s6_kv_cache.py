@@ -39,7 +39,7 @@ from attnmath import (
 )
 from drawing import theme
 from drawing.widgets import label, math, wrapped
-from lecture.sections.s6_kv_cache import KVCacheParameters
+from lecture.sections.s6_kv_cache import CONTEXT, SHARED_KV_HEADS, KVCacheParameters
 from scenes.base import SAID, LectureScene
 from scenes.s6_caches import GAP, LEFT_X, DecodingCaches
 from scenes.s6_pointer import SyntaxPointer
@@ -85,8 +85,8 @@ class KVCacheGrowth(RealDecoder, SyntaxPointer, WhyRawCache, DecodingCaches, Lec
         self.show_memory()
         self.pause_and_predict(
             self.question(),
-            self.twice_the_tokens,
-            shows="The chart stretches to twice the tokens; the raw-cache line climbs twice as high.",
+            self.shared_heads,
+            shows=self.shared_shows(),
         )
         self.show_real_decoder()
         with self.beat(
@@ -219,6 +219,11 @@ class KVCacheGrowth(RealDecoder, SyntaxPointer, WhyRawCache, DecodingCaches, Lec
     def summary_sizes() -> tuple[int, str]:
         """The closing still's sizes: the raw cache's KiB a token, the linear states' MiB in all (shown)."""
         return kv_cache_bytes(**MODEL, seq_len=1) // 1024, f"{linear_state_bytes(**MODEL) / 2**20:.2f}"
+
+    def shared_shows(self) -> str:
+        """The audio description of the answer's chart: the raw line at a quarter, the old one dashed."""
+        gib = kv_cache_bytes(**{**MODEL, "n_kv_heads": SHARED_KV_HEADS}, seq_len=CONTEXT) / 2**30
+        return f"Raw line tilts down to a quarter: {gib:g} gibibytes at {CONTEXT} tokens; old line dashed."
 
     def summary_shows(self) -> str:
         """The audio description of the closing still: its three rows."""

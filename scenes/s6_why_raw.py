@@ -17,6 +17,7 @@ from manim import (
     UP,
     Circumscribe,
     Create,
+    DashedVMobject,
     Dot,
     FadeIn,
     FadeOut,
@@ -40,6 +41,7 @@ from drawing.widgets import label, math
 from lecture.sections.s6_kv_cache import (  # the section's model, shared with its questions
     CONTEXT,
     MODEL,
+    SHARED_KV_HEADS,
     KVCacheParameters,
 )
 from lecture.sections.s6_real import kib
@@ -240,33 +242,40 @@ class WhyRawCache(Mixin[KVCacheParameters]):
             self.play(Create(lines), run_time=1.5)
             self.play(FadeIn(crossing, scale=1.5), run_time=0.6)
 
-    def twice_the_tokens(self, spoken: Spoken) -> None:
-        """The answer: the chart stretches to twice the context, and the raw line climbs to twice its height.
+    def shared_heads(self, spoken: Spoken) -> None:
+        """The answer: the model line's key-value heads become 8, and the raw line tilts to a quarter.
 
-        The axes, their ticks and both lines turn into the same plot over twice the
-        tokens (its memory axis twice as tall), so the raw line reaches its new
-        end at twice the height; the inset of the first tokens leaves first.
+        The 32-head line stays behind it, dashed; the linear state and the inset leave first, so the
+        tilted line crosses no label. The line's end is marked, and its figure at the context stands
+        under the new rate's tag (the only room the dashed line leaves clear); the tag becomes its
+        product as the voice names one key and one value per shared set, and the tilted line is named
+        "8 KV heads" as the voice names a key-value head.
         """
         frame, raw, flat = self.memory
         inset = frame.submobjects[3:]  # added by the crossover beat, after the axes, titles and model line
-        wide_frame, wide_raw, wide_flat = self.memory_plot(2 * CONTEXT, 2 * MEMORY_TOP)
-        gib = kv_cache_bytes(**MODEL, seq_len=2 * CONTEXT) / 2**30
-        end = Dot(to_scene(wide_frame[0], 2 * CONTEXT, gib)[0], radius=0.09, color=theme.KEY)
-        note = label(f"{2 * CONTEXT:,} tokens: {gib:.0f} GiB", color=theme.KEY)
-        note.move_to(to_scene(wide_frame[0], 2 * CONTEXT, 0.35 * gib)[0], aligned_edge=RIGHT)
-        self.play(*(FadeOut(m) for m in inset), run_time=0.5)
+        shared_frame, shared_raw, _ = self.memory_plot(n_kv_heads=SHARED_KV_HEADS)
+        ghost = DashedVMobject(raw[0].copy(), num_dashes=48).set_stroke(theme.MUTED, width=3)
+        was = label(f"{MODEL['n_kv_heads']} KV heads", small=True, color=theme.MUTED)
+        was.move_to(to_scene(frame[0], CONTEXT, 0.6 * MEMORY_TOP)[0], aligned_edge=RIGHT)  # under its end
+        self.play(*(FadeOut(m) for m in (*inset, *flat, frame[2])), FadeIn(ghost), run_time=0.6)
         frame.remove(*inset)
-        old_titles, new_titles = frame[1], wide_frame[1]
-        self.play(
-            Transform(frame[0], wide_frame[0]),
-            FadeOut(old_titles),  # tick numbers fade, not morph glyph by glyph
-            FadeIn(new_titles),
-            *(Transform(a, b) for a, b in zip([*raw, *flat], [*wide_raw, *wide_flat], strict=True)),
-            run_time=2.0,
-        )
-        frame.submobjects[1] = new_titles
-        self.play(FadeIn(end, scale=1.5), FadeIn(note), run_time=0.8)
-        self.hold(self.speech_left())
+        model = shared_frame[2].set_color(theme.KEY)  # the model line again, its KV heads now 8
+        self.play(FadeIn(model), run_time=0.6)
+        frame.submobjects[2] = model
+        self.play(Transform(raw[0], shared_raw[0]), FadeOut(raw[1]), run_time=1.5)
+        raw.submobjects[1] = shared_raw[1]  # the tag comes back with the new rate, not mid-morph
+        gib = kv_cache_bytes(**{**MODEL, "n_kv_heads": SHARED_KV_HEADS}, seq_len=CONTEXT) / 2**30
+        end = Dot(to_scene(frame[0], CONTEXT, gib)[0], radius=0.09, color=theme.KEY)
+        note = label(f"{CONTEXT} tokens: {gib:g} GiB", color=theme.KEY)
+        note.next_to(shared_raw[1], DOWN, buff=0.25, aligned_edge=LEFT)
+        self.play(FadeIn(shared_raw[1]), FadeIn(was), FadeIn(end, scale=1.5), FadeIn(note), run_time=0.8)
+        product = per_token_product(n_kv_heads=SHARED_KV_HEADS, size=48)
+        product.move_to(shared_raw[1], aligned_edge=LEFT)
+        self.when_said("per shared set", ReplacementTransform(shared_raw[1], product), run_time=1.0)  # factors
+        raw.submobjects[1] = product
+        now = label(f"{SHARED_KV_HEADS} KV heads", small=True, color=theme.KEY)  # the term, as it is named
+        now.move_to(to_scene(frame[0], CONTEXT, 0.1 * MEMORY_TOP)[0], aligned_edge=RIGHT)  # under its line
+        self.when_said("a key-value head", FadeIn(now, shift=0.1 * UP), run_time=0.8)
 
     def crossover_inset(self) -> tuple[VGroup, VGroup, VGroup]:
         """The first tokens, in MiB, under the raw line: where the growing cache overtakes the fixed state.
@@ -306,10 +315,15 @@ class WhyRawCache(Mixin[KVCacheParameters]):
         count = label(f"{cross}", small=True).next_to(dot, DOWN + RIGHT, buff=0.08)  # the raw line is above
         return VGroup(card, axes, ticks), lines, VGroup(dot, count)
 
-    def memory_plot(self, context: int = CONTEXT, top: float = MEMORY_TOP) -> tuple[VGroup, VGroup, VGroup]:
-        """The memory chart to ``context`` tokens: axes and titles; raw line and tag; state line and tag."""
+    def memory_plot(self, n_kv_heads: int = MODEL["n_kv_heads"]) -> tuple[VGroup, VGroup, VGroup]:
+        """The memory chart to the section's context: axes and titles; raw line and tag; state line and tag.
+
+        ``n_kv_heads`` changes the model's key-value heads (the raw line and tag, and the model line).
+        """
+        context, top = CONTEXT, MEMORY_TOP
+        shape = {**MODEL, "n_kv_heads": n_kv_heads}
         tokens = np.arange(0, context + 1, 64)
-        gib = np.array([kv_cache_bytes(**MODEL, seq_len=int(n)) for n in tokens]) / 2**30
+        gib = np.array([kv_cache_bytes(**shape, seq_len=int(n)) for n in tokens]) / 2**30
         flat = np.full_like(gib, linear_state_bytes(**MODEL) / 2**30)
         axes = quiet_axes((0, context), (0, top), width=10.0, height=4.3).move_to([0.4, -0.05, 0])
         titles = axis_labels(
@@ -321,16 +335,16 @@ class WhyRawCache(Mixin[KVCacheParameters]):
         )
         raw_line = curve(axes, tokens, gib, color=theme.KEY, width=5)
         sum_line = curve(axes, tokens, flat, color=theme.VALUE, width=5)
-        per_token = kv_cache_bytes(**MODEL, seq_len=1) // 1024
+        per_token = kv_cache_bytes(**shape, seq_len=1) // 1024
         raw_tag = label(f"raw KV cache: {per_token} KiB per token", color=theme.KEY)
         raw_tag.move_to(to_scene(axes, 0, 0.86 * top)[0] + 0.4 * RIGHT, aligned_edge=LEFT)
         sum_tag = label(f"linear attention: {linear_state_bytes(**MODEL) / 2**20:.2f} MiB", color=theme.VALUE)
         sum_tag.next_to(to_scene(axes, context, 0.0)[0], UP, buff=0.3).align_to(axes, RIGHT)
-        shape = (
-            f"{MODEL['n_layers']} layers, {MODEL['n_kv_heads']} KV heads, head dim {MODEL['head_dim']}, "
+        named = (
+            f"{MODEL['n_layers']} layers, {n_kv_heads} KV heads, head dim {MODEL['head_dim']}, "
             "fp16, one sequence"
         )
-        model = label(shape, small=True, color=theme.MUTED)
+        model = label(named, small=True, color=theme.MUTED)
         model.move_to([0, theme.SAFE_TOP - 0.2, 0])
         return VGroup(axes, titles, model), VGroup(raw_line, raw_tag), VGroup(sum_line, sum_tag)
 

@@ -22,6 +22,7 @@ from manim import (
     Circumscribe,
     Dot,
     FadeIn,
+    FadeOut,
     LaggedStart,
     Line,
     Mobject,
@@ -54,6 +55,8 @@ TILES, TILE_W, TILE_H = ((-3.4, 1.65), (3.4, 1.65), (-3.4, -1.25), (3.4, -1.25))
 STRIP_NAMES = ("weighted sum", "regression", "entropy bonus", "raw cache")
 NAMES = ("adaptive summary", "regression: the sum", "entropy bonus: softmax", "no factoring: raw cache")
 SUMMARY = "one family of summaries, one per query"  # the summary's title line
+RUNNING = r"S = \sum_i e^{\,q \cdot k_i / \tau}\, v_i, \ \ Z = \sum_i e^{\,q \cdot k_i / \tau}"
+"""A known query's running sum and normaliser: each token adds its term as it arrives."""
 SUM_ROWS = (3, 7)  # the weighted sum's two queries: 'chased' and 'across'
 
 
@@ -103,8 +106,8 @@ class AdaptiveSufficiency(LectureScene):
             self.show_card(self.entropy_card())
         self.pause_and_predict(
             self.question(),
-            self.the_cache_card,
-            shows="Under each word of the sentence, its raw key above its raw value.",
+            self.known_queries,
+            shows="Keys shaded by the known query's weights; values pour into a running sum and normaliser.",
         )
         with self.beat(
             "summary",
@@ -115,9 +118,39 @@ class AdaptiveSufficiency(LectureScene):
         ):
             self.show_summary()
 
-    def the_cache_card(self, spoken: Spoken) -> None:
-        """The answer is the last card: softmax's kernel does not factor, so the cache keeps raw vectors."""
-        self.show_card(self.cache_card())
+    def known_queries(self, spoken: Spoken) -> None:
+        """The answer: the raw cache folds, for one known query, into a running sum; then it stands again.
+
+        A known query's weights (the stylised distance head's, at the last word) shade the keys as
+        each is computed on arrival; the values pour into the query's sum and normaliser. As the
+        voice says real queries come later, the sums leave and the raw cache's heading and reason come.
+        """
+        card = self.cache_card()
+        if self.card is not None:
+            self.to_strip(self.card)
+        self.card = card
+        head, tokens, rows, note = card.words
+        cols = card.picture[0]
+        self.play(FadeIn(card.picture), FadeIn(tokens), FadeIn(rows), run_time=1.0)
+        weights = stylized_heads(causal=True).weights[2][-1]  # the distance head: the last word sees all
+        shades = VGroup(
+            *(
+                Square(side_length=0.75, stroke_width=0).set_fill(theme.WEIGHT, 0.1 + 0.9 * w / weights.max())
+                for w in weights
+            )
+        )
+        for shade, col in zip(shades, cols, strict=True):
+            shade.move_to(col[0])
+        self.when_said("on arrival", LaggedStart(*(FadeIn(s) for s in shades), lag_ratio=0.15), run_time=1.5)
+        sums = math(RUNNING, size=48, colors={"q": theme.QUERY, "k_i": theme.KEY, "v_i": theme.VALUE})
+        sums.move_to(note)
+        pour = [c[1].copy() for c in cols]
+        flows = (p.animate.scale(0.3).move_to(sums).set_opacity(0.0) for p in pour)
+        self.until_said("running sum")
+        self.play(LaggedStart(*flows, lag_ratio=0.1), FadeIn(sums, run_time=0.8), run_time=2.0)
+        self.remove(*pour)
+        self.until_said("Real queries")
+        self.play(FadeOut(sums), FadeOut(shades), FadeIn(head), FadeIn(note), run_time=1.0)
 
     # --- staging ----------------------------------------------------------------
     def show_card(self, card: Card) -> None:

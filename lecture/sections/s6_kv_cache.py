@@ -33,6 +33,7 @@ __all__ = [
     "SECTION",
     "MODEL",
     "CONTEXT",
+    "SHARED_KV_HEADS",
     "RELATIVE_CLAUSE",
     "RUNNING_WORDS",
     "decode_weights",
@@ -42,6 +43,8 @@ MODEL = {"n_layers": 32, "n_kv_heads": 32, "head_dim": 128}
 """The section's 7B-class model: full multi-head keys and values, one sequence, fp16."""
 CONTEXT = 4096
 """The section's context length."""
+SHARED_KV_HEADS = 8
+"""Key-value heads the asked question lets the model's query heads share: grouped-query attention."""
 RELATIVE_CLAUSE = Sentence.from_dict(
     {
         "tokens": [
@@ -104,37 +107,13 @@ def token_count(text: str) -> int:
 
 
 def questions(p: KVCacheParameters) -> list[Question]:
-    """The raw cache at twice the context; the same model with shared key-value heads; a bounded cache."""
-    return [_double_the_context(p), _grouped_cache(p), _sinks_and_window(p)]
-
-
-def _double_the_context(_p: KVCacheParameters) -> Question:
-    """The asked question: the raw cache at twice the context."""
-    long = kv_cache_bytes(**MODEL, seq_len=2 * CONTEXT) / 2**30
-    per_token = kv_cache_bytes(**MODEL, seq_len=1)
-    return Question(
-        f"The section's model keeps {per_token // 1024} KiB of raw cache a token. Double the context, "
-        f"from {CONTEXT:,} to {2 * CONTEXT:,} tokens: what happens to the cache?",
-        f"It doubles, to {long:.0f} GiB: the raw cache grows linearly, twice the {CONTEXT:,}-token figure.",
-        "Pause and predict: double the context. What happens to the raw cache?",
-        f"It doubles, to {long:.0f} gibibytes: the raw cache grows linearly.",
-        (
-            Option(
-                "It stays the same size",
-                "The cache keeps a key and a value for every token, so it grows with them.",
-            ),
-            Option("It doubles"),
-            Option(
-                "It quadruples",
-                "The scores grow with the square of the length; the cache keeps one entry a token.",
-            ),
-        ),
-    )
+    """The same model with shared key-value heads; a bounded cache; a head that reads positions only."""
+    return [_grouped_cache(p), _sinks_and_window(p), _position_only_head(p)]
 
 
 def _grouped_cache(_p: KVCacheParameters) -> Question:
-    """The section's model with its query heads sharing a quarter as many key-value heads."""
-    shared = 8
+    """The asked question: the section's model, its query heads sharing a quarter as many KV heads."""
+    shared = SHARED_KV_HEADS
     heads, per_token = MODEL["n_kv_heads"], kv_cache_bytes(**MODEL, seq_len=1)
     grouped = kv_cache_bytes(**{**MODEL, "n_kv_heads": shared}, seq_len=1)
     return Question(
@@ -145,17 +124,43 @@ def _grouped_cache(_p: KVCacheParameters) -> Question:
         f"{grouped // 1024} KiB, a quarter: the cache holds a key and a value for each key-value head, "
         f"and {shared} is a quarter of {heads}; the query heads keep nothing. This sharing is "
         "grouped-query attention, as in SmolLM2.",
+        f"Pause and predict: each layer's {heads} heads keep their own queries but share {shared} sets of "
+        "keys and values. Cache per token now?",
+        f"{grouped // 1024} kibibytes, a quarter: the cache keeps one key and one value per shared set, a "
+        "key-value head; queries aren't cached.",
+        (
+            Option(
+                "The same as before",
+                "The cache stores a key and a value for each key-value head, so fewer of them store less.",
+            ),
+            Option("A quarter as much"),
+            Option(
+                "An eighth as much",
+                f"{shared} of {heads} is a quarter, and each shared set still keeps one key and one value.",
+            ),
+        ),
+    )
+
+
+def _position_only_head(_p: KVCacheParameters) -> Question:
+    """A head whose weights read only how far back each token is: its keys are never read."""
+    return Question(
+        "A head's weights follow a learned profile of how far back each token is, never what the token "
+        "is. In general, what must its cache keep?",
+        "The values, but no keys: no score reads a key, so keeping keys wastes memory, while the output "
+        "still averages past values. Some profiles need even less: a window keeps only its last values, "
+        "and ALiBi's decay without content scores is geometric, so one running sum serves it.",
         "",
         "",
         (
             Option(
-                f"{per_token // 1024} KiB, as before",
-                "The cache stores a key and a value for each key-value head, so fewer of them store less.",
+                "Every key and value, as softmax heads do",
+                "No weight here reads a key, so the keys are never used.",
             ),
-            Option(f"{grouped // 1024} KiB"),
+            Option("The values, but no keys"),
             Option(
-                f"{grouped // 2048} KiB",
-                "That counts the keys alone; the cache keeps a value beside every key.",
+                "Nothing: position alone sets the output",
+                "Position sets the weights, but the output averages past values, so they must be kept.",
             ),
         ),
     )

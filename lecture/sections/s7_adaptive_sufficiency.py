@@ -14,34 +14,8 @@ __all__ = ["SECTION"]
 
 
 def questions(p: Parameters) -> list[Question]:
-    """Why the cache keeps raw keys; two queries' summaries of the same words; known queries would fold."""
-    return [_raw_cache_stays(p), _shared_shift(p), _known_queries(p)]
-
-
-def _raw_cache_stays(_p: Parameters) -> Question:
-    """The asked question: no fixed-size summary serves every future query."""
-    return Question(
-        "Could a softmax-attention decoder replace its raw keys and values by one fixed-size summary "
-        "that serves every future query exactly?",
-        "No: e^{q\u00b7k/\u03c4} has no exact finite split into a query part and a key part, so no "
-        "fixed-size summary serves every future query; the cache keeps them all.",
-        "Pause and predict: could a softmax decoder swap its raw keys and values for one fixed-size "
-        "summary that serves every future query?",
-        "No: softmax's kernel has no exact finite split, so the cache keeps them all.",
-        (
-            Option("No: the raw cache stays"),
-            Option(
-                "Yes: a running sum of the values",
-                "A plain running sum of values serves only weights that ignore the query, like the "
-                "uniform head's.",
-            ),
-            Option(
-                "Yes: a state like linear attention's",
-                "That state serves \u03c6(q)\u00b7\u03c6(k); softmax's e^{q\u00b7k/\u03c4} has "
-                "no finite feature map.",
-            ),
-        ),
-    )
+    """What known future queries would let a decoder keep; two queries' summaries of the same words."""
+    return [_known_queries(p), _shared_shift(p)]
 
 
 def _shared_shift(_p: Parameters) -> Question:
@@ -72,7 +46,7 @@ def _shared_shift(_p: Parameters) -> Question:
 
 
 def _known_queries(_p: Parameters) -> Question:
-    """What known future queries would let a decoder keep."""
+    """The asked question: what known future queries would let a decoder keep."""
     return Question(
         "Suppose every future query were known in advance. What could a decoder keep instead of its raw "
         "keys and values?",
@@ -80,12 +54,14 @@ def _known_queries(_p: Parameters) -> Question:
         "fixed, each token's weight e^{q\u00b7k/\u03c4} is one number, added as the token arrives. But "
         "that is one sum per future query, so memory grows with their number, and real future queries "
         "depend on outputs not yet computed: the cache keeps the raw keys and values.",
-        "",
-        "",
+        "Pause and predict: suppose every future query were known in advance. What could a decoder keep "
+        "instead of its raw keys and values?",
+        "Known queries fix each token's score on arrival: a running sum and normaliser per query. Real "
+        "queries aren't known yet, so the cache stays.",
         (
             Option(
-                "Nothing less than every key and value",
-                "With the query fixed, each token's weight is one number, so a running sum is exact.",
+                "Nothing: softmax never factors",
+                "With the query known, each token's weight is one number, so no factoring is needed.",
             ),
             Option("A running sum and normaliser per query"),
             Option(

@@ -22,7 +22,11 @@ def memory_state() -> list[str]:
 
 
 def predict_answer() -> list[str]:
-    return [str(round(PER_TOKEN * 2 * 4096 / 1024**3))]
+    return [str(2 * LAYERS * 8 * WIDTH * FP16 // 1024)]  # 8 key-value heads shared by the 32 query heads
+
+
+def predict_answer_description() -> list[str]:
+    return [f"{2 * LAYERS * 8 * WIDTH * FP16 * 4096 / 1024**3:g}", "4096"]  # the tilted line's end
 
 
 def summary() -> list[str]:
@@ -56,7 +60,9 @@ def nats(which: int) -> str:
 EXPECTED = {
     "memory-raw": memory_raw,
     "memory-state": memory_state,
+    "ask": lambda: [str(HEADS), "8"],  # the model's query heads, and the key-value heads they share
     "predict-answer": predict_answer,
+    "predict-answer.description": predict_answer_description,
     "autoregressive.description": lambda: [str(len(KVCacheParameters().words))] * 2,  # the grid: words, twice
     "memory-raw.description": lambda: [str(2), str(LAYERS), str(HEADS), str(WIDTH), str(FP16)],  # PER_TOKEN's
     "summary.description": summary,
