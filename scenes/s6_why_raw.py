@@ -214,8 +214,8 @@ class WhyRawCache(Mixin[KVCacheParameters]):
         state = linear_state_bytes(**MODEL)
         with self.beat(
             "memory-raw",
-            f"A seven billion class model, one sequence, half precision, every head its own keys and values: "
-            f"{per_token} kibibytes a token, {gib:.0f} gibibytes at {CONTEXT}.",
+            f"A seven-billion-parameter model, one sequence, half precision, every head its own keys and "
+            f"values: {per_token} kibibytes a token, {gib:.0f} gibibytes at {CONTEXT}.",
             shows=f"Straight line: 2, key and value, times {MODEL['n_layers']} layers, "
             f"{MODEL['n_kv_heads']} heads, {MODEL['head_dim']} wide, 2 bytes.",
         ):
@@ -271,7 +271,7 @@ class WhyRawCache(Mixin[KVCacheParameters]):
         self.play(FadeIn(shared_raw[1]), FadeIn(was), FadeIn(end, scale=1.5), FadeIn(note), run_time=0.8)
         product = per_token_product(n_kv_heads=SHARED_KV_HEADS, size=48)
         product.move_to(shared_raw[1], aligned_edge=LEFT)
-        self.when_said("per shared set", ReplacementTransform(shared_raw[1], product), run_time=1.0)  # factors
+        self.when_said("per shared set", ReplacementTransform(shared_raw[1], product), run_time=1.0)
         raw.submobjects[1] = product
         now = label(f"{SHARED_KV_HEADS} KV heads", small=True, color=theme.KEY)  # the term, as it is named
         now.move_to(to_scene(frame[0], CONTEXT, 0.1 * MEMORY_TOP)[0], aligned_edge=RIGHT)  # under its line

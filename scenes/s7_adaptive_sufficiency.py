@@ -91,7 +91,7 @@ class AdaptiveSufficiency(LectureScene):
             self.when_said("adaptive sufficient", circled, run_time=1.5)
         with self.beat(
             "regression",
-            "As kernel regression, it accounts for the sum: a Nadaraya Watson average, with a "
+            "As kernel regression, it explains the weighted sum: a Nadaraya Watson average, with a "
             "learned similarity.",
             shows=f"{self.regression_data()[0].size} points descend left to right; "
             "learned and Gaussian kernel curves both follow them.",
@@ -99,7 +99,7 @@ class AdaptiveSufficiency(LectureScene):
             self.show_card(self.regression_card())
         with self.beat(
             "entropy",
-            "As section three's entropy-regularised retrieval, it accounts for the softmax: "
+            "As section three's entropy-regularised retrieval, it explains why the weights are a softmax: "
             "be relevant, not overconfident.",
             shows=self.entropy_description(),
         ):
@@ -111,8 +111,8 @@ class AdaptiveSufficiency(LectureScene):
         )
         with self.beat(
             "summary",
-            "Read this way, attention is a family of summaries, lossy about the sequence, one per query, "
-            "each computed on demand from the raw cache.",
+            "So attention is a family of summaries, one per query, each keeping only what its query needs, "
+            "computed on demand from the raw cache.",
             shows=f"Four earlier pictures: {'; '.join(NAMES)}.",
             ends_section=True,
         ):
