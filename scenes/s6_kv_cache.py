@@ -39,7 +39,7 @@ from attnmath import (
 )
 from drawing import theme
 from drawing.widgets import label, math, wrapped
-from lecture.sections.s6_kv_cache import CONTEXT, SHARED_KV_HEADS, KVCacheParameters
+from lecture.sections.s6_kv_cache import CONTEXT, SHARED_MODEL, KVCacheParameters
 from scenes.base import SAID, LectureScene
 from scenes.s6_caches import GAP, LEFT_X, DecodingCaches
 from scenes.s6_pointer import SyntaxPointer
@@ -222,7 +222,7 @@ class KVCacheGrowth(RealDecoder, SyntaxPointer, WhyRawCache, DecodingCaches, Lec
 
     def shared_shows(self) -> str:
         """The audio description of the answer's chart: the raw line at a quarter, the old one dashed."""
-        gib = kv_cache_bytes(**{**MODEL, "n_kv_heads": SHARED_KV_HEADS}, seq_len=CONTEXT) / 2**30
+        gib = kv_cache_bytes(**SHARED_MODEL, seq_len=CONTEXT) / 2**30
         return f"Raw line tilts down to a quarter: {gib:g} gibibytes at {CONTEXT} tokens; old line dashed."
 
     def summary_shows(self) -> str:

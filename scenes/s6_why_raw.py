@@ -42,6 +42,7 @@ from lecture.sections.s6_kv_cache import (  # the section's model, shared with i
     CONTEXT,
     MODEL,
     SHARED_KV_HEADS,
+    SHARED_MODEL,
     KVCacheParameters,
 )
 from lecture.sections.s6_real import kib
@@ -264,7 +265,7 @@ class WhyRawCache(Mixin[KVCacheParameters]):
         frame.submobjects[2] = model
         self.play(Transform(raw[0], shared_raw[0]), FadeOut(raw[1]), run_time=1.5)
         raw.submobjects[1] = shared_raw[1]  # the tag comes back with the new rate, not mid-morph
-        gib = kv_cache_bytes(**{**MODEL, "n_kv_heads": SHARED_KV_HEADS}, seq_len=CONTEXT) / 2**30
+        gib = kv_cache_bytes(**SHARED_MODEL, seq_len=CONTEXT) / 2**30
         end = Dot(to_scene(frame[0], CONTEXT, gib)[0], radius=0.09, color=theme.KEY)
         note = label(f"{CONTEXT} tokens: {gib:g} GiB", color=theme.KEY)
         note.next_to(shared_raw[1], DOWN, buff=0.25, aligned_edge=LEFT)

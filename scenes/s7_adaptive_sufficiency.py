@@ -10,6 +10,7 @@ four pictures back as a row of named tiles.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import ClassVar
 
 import numpy as np
@@ -31,7 +32,15 @@ from manim import (
     Write,
 )
 
-from attnmath import entropy, fit_similarity, kernel_weights, noisy_sine, softmax, stylized_heads
+from attnmath import (
+    StylizedHeads,
+    entropy,
+    fit_similarity,
+    kernel_weights,
+    noisy_sine,
+    softmax,
+    stylized_heads,
+)
 from drawing import theme
 from drawing.flow import baseline_of
 from drawing.plots import axis_labels, curve, quiet_axes, scatter
@@ -58,6 +67,12 @@ SUMMARY = "one family of summaries, one per query"  # the summary's title line
 RUNNING = r"S = \sum_i e^{\,q \cdot k_i / \tau}\, v_i, \ \ Z = \sum_i e^{\,q \cdot k_i / \tau}"
 """A known query's running sum and normaliser: each token adds its term as it arrives."""
 SUM_ROWS = (3, 7)  # the weighted sum's two queries: 'chased' and 'across'
+
+
+@cache
+def causal_heads() -> StylizedHeads:
+    """The stylised heads on the lecture's sentence under the causal mask, computed once for every card."""
+    return stylized_heads(causal=True)
 
 
 class Card(VGroup):
@@ -126,13 +141,11 @@ class AdaptiveSufficiency(LectureScene):
         voice says real queries come later, the sums leave and the raw cache's heading and reason come.
         """
         card = self.cache_card()
-        if self.card is not None:
-            self.to_strip(self.card)
-        self.card = card
+        self.take_stage(card)
         head, tokens, rows, note = card.words
         cols = card.picture[0]
         self.play(FadeIn(card.picture), FadeIn(tokens), FadeIn(rows), run_time=1.0)
-        weights = stylized_heads(causal=True).weights[2][-1]  # the distance head: the last word sees all
+        weights = causal_heads().weights[2][-1]  # the distance head: the last word sees all
         shades = VGroup(
             *(
                 Square(side_length=0.75, stroke_width=0).set_fill(theme.WEIGHT, 0.1 + 0.9 * w / weights.max())
@@ -153,11 +166,15 @@ class AdaptiveSufficiency(LectureScene):
         self.play(FadeOut(sums), FadeOut(shades), FadeIn(head), FadeIn(note), run_time=1.0)
 
     # --- staging ----------------------------------------------------------------
-    def show_card(self, card: Card) -> None:
-        """The previous card shrinks into the strip; this one's picture, then its words, fade in."""
+    def take_stage(self, card: Card) -> None:
+        """The previous card shrinks into the strip; ``card`` is the one on stage."""
         if self.card is not None:
             self.to_strip(self.card)
         self.card = card
+
+    def show_card(self, card: Card) -> None:
+        """The previous card shrinks into the strip; this one's picture, then its words, fade in."""
+        self.take_stage(card)
         self.play(FadeIn(card.picture), run_time=1.0)
         self.play(
             LaggedStart(*(FadeIn(w) for w in card.words), lag_ratio=0.3),
@@ -222,7 +239,7 @@ class AdaptiveSufficiency(LectureScene):
     @staticmethod
     def sum_weights() -> tuple[tuple[str, ...], np.ndarray]:
         """The sentence's words and the verb/preposition head's weights (a stylised head)."""
-        heads = stylized_heads(causal=True)
+        heads = causal_heads()
         return heads.sentence.texts, heads.weights[1]
 
     def sum_description(self) -> str:
@@ -323,7 +340,7 @@ class AdaptiveSufficiency(LectureScene):
 
     def cache_card(self) -> Card:
         """Raw keys and values, one column per word, kept for every future query."""
-        words = stylized_heads(causal=True).sentence.texts
+        words = causal_heads().sentence.texts
         cols = VGroup()
         for _ in words:
             k = Square(side_length=0.75, color=theme.KEY, fill_opacity=0.6)

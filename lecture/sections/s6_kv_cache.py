@@ -34,6 +34,7 @@ __all__ = [
     "MODEL",
     "CONTEXT",
     "SHARED_KV_HEADS",
+    "SHARED_MODEL",
     "RELATIVE_CLAUSE",
     "RUNNING_WORDS",
     "decode_weights",
@@ -45,6 +46,8 @@ CONTEXT = 4096
 """The section's context length."""
 SHARED_KV_HEADS = 8
 """Key-value heads the asked question lets the model's query heads share: grouped-query attention."""
+SHARED_MODEL = {**MODEL, "n_kv_heads": SHARED_KV_HEADS}
+"""The section's model with its query heads sharing :data:`SHARED_KV_HEADS` key-value heads."""
 RELATIVE_CLAUSE = Sentence.from_dict(
     {
         "tokens": [
@@ -115,7 +118,7 @@ def _grouped_cache(_p: KVCacheParameters) -> Question:
     """The asked question: the section's model, its query heads sharing a quarter as many KV heads."""
     shared = SHARED_KV_HEADS
     heads, per_token = MODEL["n_kv_heads"], kv_cache_bytes(**MODEL, seq_len=1)
-    grouped = kv_cache_bytes(**{**MODEL, "n_kv_heads": shared}, seq_len=1)
+    grouped = kv_cache_bytes(**SHARED_MODEL, seq_len=1)
     return Question(
         f"The section's model keeps {per_token // 1024} KiB of cache a token: each of its "
         f"{MODEL['n_layers']} layers has {heads} query heads, each with its own key-value head. Let the "
