@@ -520,7 +520,8 @@ def test_festival_stays_a_voice_the_lecture_file_can_choose(tmp_path):
 
 
 def test_script_lists_every_beat_with_its_recording_path(build):
-    proc = run_cli("--config", str(build["config"]), "script")
+    """The script of the lecture file, read from the plans its build kept (not planned again)."""
+    proc = run_cli("--config", str(build["config"]), "script", "--media-dir", str(build["media"]))
     assert proc.returncode == 0, proc.stderr[-2000:]
     manifest = json.loads((build["out"] / "manifest.json").read_text())
     for clip in manifest["clips"]:

@@ -1,13 +1,19 @@
-"""Every clip's voice in the default lecture ships under -1 dBTP at -16 LUFS, at each quality offered.
+"""Every clip's voice in the default lecture ships under -1 dBTP at -16 LUFS, at the lowest and highest rate.
 
 ``make lecture`` (1080p60) once stopped after ten minutes of rendering on a voice that never
 mastered: 60 fps frame-rounds the beats, which makes a slightly different track from the 480p one,
 and that one landed on the edge of the limit. A clip's voice needs only its plan's beats, not its
 frames, so this plans the default lecture as the build does (kept under ``media/plans``, where a
 build finds them) and masters each clip's voice at the length the build gives it, measured with
-ffmpeg's meter. Beats are timed in frames, so a quality's tracks depend only on its frame rate:
-each frame rate among the README's qualities is planned once (m 30, h and k 60). The 15 fps (l)
-tracks are mastered from the scene runs' beats instead (``tests/scenes/test_voice_at_15_fps.py``).
+ffmpeg's meter. Beats are timed in frames, so a quality's tracks depend only on its frame rate.
+
+The rates' tracks hold the same speech; what moves is where each beat starts, by under a frame, and so
+where AAC's 1024-sample frames fall against it, which moves the decoded peaks by tenths of a dB. The
+build's mastering measures what it ships and encodes again until it is under the ceiling, or stops with
+one line (:func:`production.media.soundtrack.master_track`). So the two ends of the offered rates are
+mastered here: 60 fps (h and k, ``make lecture``'s), planned once, and 15 fps (l), from the scene runs'
+beats (``tests/scenes/test_voice_at_15_fps.py``). 30 fps (m) is not planned again: it cost 100 s of
+the suite's 15 minutes for a third alignment of the same speech.
 """
 
 from __future__ import annotations
@@ -64,8 +70,12 @@ def ships(scene: str, record: BeatsRecord, seconds: float, out: Path, quality: s
     return report
 
 
-@pytest.mark.parametrize("quality", sorted(q for rate, q in BY_RATE.items() if rate != LOW_RATE))
-def test_every_clips_voice_ships_under_the_ceiling(quality: str, tmp_path: Path):
+HIGHEST = BY_RATE[max(BY_RATE)]
+"""The quality of the highest offered frame rate (h): ``make lecture``'s."""
+
+
+def test_every_clips_voice_ships_under_the_ceiling_at_the_highest_rate(tmp_path: Path):
+    quality = HIGHEST
     timelines, report = planned(quality), []
     assert sorted(timelines) == sorted(c.scene for c in LECTURE)
     for scene, timeline in timelines.items():
