@@ -13,7 +13,7 @@ from attnmath.attention import (
     linear_attention,
     linear_attention_weights,
 )
-from attnmath.context import LOAN_SENTENCE, RIVER_SENTENCE, ContextPull, context_pull
+from attnmath.context import LOAN_SENTENCE, RIVER_SENTENCE
 from attnmath.datasets import noise_floor, noisy_sine, sine
 from attnmath.encoder import (
     MAX_TOKENS,
@@ -221,8 +221,6 @@ __all__ = [
     "real_heads",
     "LOAN_SENTENCE",
     "RIVER_SENTENCE",
-    "ContextPull",
-    "context_pull",
     "MATCH_THRESHOLD",
     "SINK_THRESHOLD",
     "STYLISED_SCORES",

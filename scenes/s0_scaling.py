@@ -51,10 +51,10 @@ class Scaling(Mixin[TitleParameters]):
         VGroup(total, row, product, spread).arrange(DOWN, buff=0.35).move_to(0.95 * DOWN)
         self.play(FadeOut(self.origins[:2]), rule.animate.move_to(1.5 * UP), run_time=1.0)
         self.play(FadeIn(total, shift=0.2 * UP), run_time=1.0)
-        self.when_said("Independent entries", FadeIn(assume[:4], shift=0.2 * UP), run_time=0.8)
-        for said, part in (("mean zero", 4), ("variance one", 5)):
-            self.when_said(said, FadeIn(assume[part], shift=0.2 * UP), run_time=0.6)
-        self.when_said("spread squared", FadeIn(gloss, shift=0.2 * LEFT), run_time=0.8)
+        self.when_said("are independent", FadeIn(assume[:4], shift=0.2 * UP), run_time=0.8)
+        self.when_said("mean zero", FadeIn(assume[4], shift=0.2 * UP), run_time=0.6)
+        said = (FadeIn(assume[5], shift=0.2 * UP), FadeIn(gloss, shift=0.2 * LEFT))  # the gloss beside it
+        self.when_said("variance one", *said, run_time=0.8)
         self.when_said("each product", FadeIn(product, shift=0.2 * UP), run_time=0.8)
         self.when_said("summed", FadeIn(spread, shift=0.2 * UP), run_time=0.8)
         self.origins.add(total, row, product, spread)

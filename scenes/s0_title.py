@@ -40,7 +40,7 @@ __all__ = ["LectureTitle"]
 # Two sentences in which "bank" needs its context, the word that settles it, and what it then means.
 SENTENCES = (
     (RIVER_SENTENCE, "river", "a riverside"),
-    (LOAN_SENTENCE, "loan", "a lender"),  # section 5 measures both in a trained model
+    (LOAN_SENTENCE, "loan", "a lender"),
 )
 OUTLINE_WORDS = 25
 """Words the outline's description may take to read the running sentence (the one description allowed
@@ -130,8 +130,8 @@ class LectureTitle(Scaling, LectureScene[TitleParameters]):
             self.show_temperature()
         with self.beat(
             "variance",
-            "A score sums d k products. Independent entries, mean zero, variance one, that is spread "
-            "squared, give each product variance one; summed, d k.",
+            "A score sums d k products. If q's and k's entries are independent, mean zero, variance one, "
+            "each product's variance is one; summed, d k.",
             shows="Written: the score as d k products, each of variance 1, summing to d k.",
         ):
             self.show_score_variance()

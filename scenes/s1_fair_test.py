@@ -81,8 +81,8 @@ class FairComparison(ErrorsLine):
         g_loo, a_loo = map(sig2, self.loo)
         with self.beat(
             "fitted",
-            f"Both tuned on these {self.x.size} points, each predicted from the rest; the learned "
-            f"family, containing every Gaussian, errs less: {a_loo} against {g_loo}.",
+            f"Both tuned on these {self.x.size} points, each predicted from the rest: attention's family, "
+            f"containing every Gaussian, has lower squared error, {a_loo} against the kernel's {g_loo}.",
             shows=f"Lines join each point to its prediction from the rest; errors: learned {a_loo}, "
             f"Gaussian {g_loo}.",
         ):
@@ -91,7 +91,9 @@ class FairComparison(ErrorsLine):
             self.loo_shown = self.loo_errors((1, 2))  # the fresh points replace them
             self.when_said("each predicted", Create(self.loo_shown), run_time=1.8)
             self.when_said("containing every", self.gaussian_in_learned(), run_time=1.5)
-            self.when_said("errs less", FadeIn(row.names), *row.grow(), run_time=1.2)
+            grow = row.grow()  # attention's bar as its error is said, then the kernel's
+            self.when_said("has lower", FadeIn(row.names), grow[1], run_time=1.2)
+            self.when_said("the kernel's", grow[0], run_time=1.2)
 
     def fresh_errors(self) -> None:
         """Beat: fresh points judge both; each error is said as its gaps are drawn and its bar grows."""
@@ -99,7 +101,7 @@ class FairComparison(ErrorsLine):
         with self.beat(
             "held-out",
             f"On {self.n_fresh} fresh points, each predicted from the {self.x.size}, "
-            f"the Gaussian's error is {g_new}; the learned similarity's, {a_new}.",
+            f"the kernel's error is {g_new}; attention's, {a_new}.",
             shows="Fresh points; grey error lines, shorter for "
             f"{'Gaussian' if self.held_out[0] < self.held_out[1] else 'learned'}; even the true sine errs "
             f"{noise_floor(*self.fresh):.3f}.",
@@ -114,7 +116,7 @@ class FairComparison(ErrorsLine):
             gaps = self.fresh_gaps()
             for words, k in (
                 ("error is", 0),
-                ("learned", 1),
+                ("attention's", 1),
             ):  # each error said: its gaps drawn, its bar grown
                 self.when_said(words, Create(gaps[k]), row.grow()[k], run_time=1.5)
 
@@ -181,7 +183,7 @@ class FairComparison(ErrorsLine):
             )
         free, total = self.projection_numbers()
         return (
-            f"Its projections hold {total} numbers; only {free} move the weights, fewer than the "
+            f"Attention's projections hold {total} numbers; only {free} move the weights, fewer than the "
             f"{self.x.size} points, yet tuned on their errors, attention follows their noise."
         )
 

@@ -79,8 +79,8 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
             self.predict(1)
         with self.beat(
             "attention",
-            "Attention does the same with a learned similarity: e to a dot product of learned projections "
-            "of psi, the features x, x squared and one.",
+            "Attention does the same with a learned similarity: features psi, x, x squared and one, "
+            "projected by learned matrices, then e to their dot product.",
             shows=f"Attention's fit, {self.curve_phrase(2)}, follows the dots.",
         ):
             self.present(2)
@@ -99,8 +99,7 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
         """Beats: the mean, sufficient for a constant plus noise; its equal weights and flat prediction."""
         with self.beat(
             "mean",
-            f"Were {self.x.size} noisy points a constant plus independent Gaussian noise "
-            "of known spread, "
+            f"Suppose {self.x.size} points were a constant plus independent Gaussian noise of known spread: "
             "their mean, a sufficient statistic, would keep all they say about it.",
             shows="Dashed constant; gaps, the noise; a band, its spread; dot copies fly into the mean.",
         ):

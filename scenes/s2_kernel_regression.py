@@ -102,7 +102,7 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
         self.sweep_bandwidth()
         with self.beat(
             "leave-one-out",
-            "Predicting each sample from the others, the error is lowest in between: "
+            "Predicting each sample from the others, the error, plotted against sigma, is lowest in between: "
             "the bias-variance trade-off.",
             shows="Leave-one-out error, high at both ends, dips at sigma "
             f"{self.sigmas[self.best]:.3f}; the fit smooths.",
@@ -282,8 +282,8 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
             )
         with self.beat(
             "steps",
-            "The fit becomes a jagged step function: nearly right on average, so low bias, but it copies the "
-            "nearest sample's noise: high variance.",
+            "The fit becomes a step function: over many noisy draws, nearly right on average, low bias; but "
+            "it copies each sample's noise: high variance.",
             shows="Flat steps copy each dot's height, zigzagging above and below the dashed true curve.",
         ):
             cells = self.nearest_cells()

@@ -127,14 +127,15 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
         """The objective J and its two terms: the average score, and the entropy bonus tau weighs."""
         with self.beat(
             "objective",
-            "Softmax maximises this objective, J. Its first term, E a of s, is the average score under a.",
+            "Softmax maximises this objective, J. Its first term, E a of s, is the average score under the "
+            "weights a.",
             shows="J equals E a of s plus tau H of a, over distributions a.",
         ):
             self.show_objective()
         with self.beat(
             "entropy",
-            "The second rewards spread: H, the entropy; tau sets its worth. Scores already over root d k, "
-            "transformers use tau one.",
+            "The second rewards spread: H, the entropy; tau sets its worth. As scores are already over root "
+            "d k, transformers use tau one.",
             shows="Now boxed: tau H, written minus tau sum of a i log a i.",
         ):
             self.steps.mark(

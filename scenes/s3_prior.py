@@ -65,8 +65,8 @@ class PriorCoda(Dashboard):
         k_flat, k_leaned = float(flat.effective_k[0]), float(leaned.effective_k[0])
         with self.beat(
             "prior",
-            "A prior r turns the bonus into a penalty, K L divergence: how far a strays from r. "
-            "Uniform r only lowers J.",
+            "A prior r turns the bonus into a penalty, K L divergence: how far the weights stray from r. "
+            "Uniform r changes J alone.",
             shows=f"Tau {self.coda_tau:.2f}; prior r: {self.s.size} equal bars replace the scores; "
             f"J drops {before - after:.2f}.",
         ):

@@ -87,7 +87,7 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
         checked, (optimum, gap) = self.at_tau(self.check_tau), self.optimiser_check()
         with self.beat(
             "weights",
-            "At the slider's temperature, an optimiser of J, told nothing of softmax, "
+            f"At tau {float(checked.taus[0]):g}, an optimiser of J, told nothing of softmax, "
             "finds softmax's weights: hollow bars over solid.",
             shows=f"Tau {float(checked.taus[0]):.2f}: hollow, optimiser's; solid, softmax's; differ by "
             f"{spoken_power(f'{gap:.0e}')}.",
@@ -114,8 +114,8 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
         if self.running():
             words = self.params.words
             return (
-                f"Back to {' '.join(words).lower()}. {words[-1].capitalize()} queries; "
-                "each score is q dot k i over root d k."
+                f"Back to {' '.join(words).lower()}. The query, {words[-1].lower()}; "
+                "each score, q dot k i over root d k."
             )
         return (
             "Each score, s i, is the opening formula's q dot k i: how well the query matches stored item i."
@@ -129,7 +129,7 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
                 "non-negative, summing to one."
             )
         return (
-            f"These {self.s.size} scores come from a trained model. "
+            f"These {self.s.size} scores come from a trained model, Smol L M 2. "
             "Retrieval turns them into weights, a i: non-negative, summing to one."
         )
 
@@ -178,7 +178,7 @@ class TemperatureSweep(SoftmaxDerivation, RegimeSweep, PriorCoda, LectureScene[T
         read = " ".join(self.params.words[:3]).lower()  # the sentence's first words, as the voice reads them
         self.when_said(read, in_turn(words, color=theme.TEXT, scale=1.25, lag=0.3), run_time=3.2)
         query = words[-1]
-        self.when_said("queries", Indicate(query, color=theme.QUERY, scale_factor=1.3), run_time=0.8)
+        self.when_said("The query", Indicate(query, color=theme.QUERY, scale_factor=1.3), run_time=0.8)
         query.set_color(theme.QUERY)  # the query word keeps the query's colour
         self.when_said("q dot k i", Write(self.score_source), flash, run_time=2.5)
         layer, head = SCORE_HEAD

@@ -62,8 +62,8 @@ class KernelVariants(
         )  # as the readout prints them
         with self.beat(
             "sharpen",
-            "Lower the temperature: softmax sharpens onto the most similar keys, linear attention far less; "
-            "the fixed position priors stay put.",
+            "Lower the content's temperature: softmax sharpens onto the most similar keys, linear "
+            "attention far less; the position priors, held fixed here, stay put.",
             shows=f"A tau slider falls from {start} to {low}, softmax a spike, then rises to {high}.",
         ):
             self.go_live(self.live, self.refresh)

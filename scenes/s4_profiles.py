@@ -88,15 +88,15 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
         """The content panel: softmax's weight against cosine similarity, then linear attention's."""
         with self.beat(
             "content-row",
-            "First, content: a query's weight on a key, both of unit length, "
-            "against their cosine similarity: the cosine of the angle between them.",
+            "First, content: the kernel, a key's unnormalised weight, for unit-length q and k, against "
+            "cosine similarity, the cosine of the angle between them.",
             shows=self.content_description(),
         ):
             self.fade_in(self.content_frame, self.slider, self.readout)  # the curve's temperature
             self.play(Create(self.content_curves[0]), FadeIn(self.legend[0]), run_time=1.5)
             self.angle_inset = AngleInset(np.array([POSITION_X, PANELS_Y + 0.35, 0.0]), cosine=0.5)
-            self.when_said("unit length", FadeIn(self.angle_inset), run_time=0.8)
-            self.trace(self.content_curves[0], "against their cosine")
+            self.when_said("unit-length", FadeIn(self.angle_inset), run_time=0.8)
+            self.trace(self.content_curves[0], "against cosine")
         with self.beat(
             "content-linear",
             "Every softmax variant ahead shares this curve. Linear attention "
@@ -111,8 +111,8 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
         """The position panel: dot-product and linear alike, then the window, ALiBi and T5, side by side."""
         with self.beat(
             "position-row",
-            f"Then position: equal content, up to {self.n_positions - 1} tokens back. Dot-product and "
-            "linear attention, with no position in q or k, weigh all alike.",
+            f"Then position: equal content, up to {self.n_positions - 1} tokens back. Without position in q "
+            "or k, both weigh all alike.",
             shows=self.level_description(),
         ):
             self.play(FadeOut(self.angle_inset), FadeOut(self.weight_bar), run_time=0.5)  # position's place
@@ -120,7 +120,7 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
             self.fade_in(self.position_frame, self.position_name)
             arrow, share = self.look_back(), self.equal_share()
             self.when_said("tokens back", GrowArrow(arrow), self.rise_from_query(), run_time=1.5)
-            self.when_said("Dot-product and", FadeIn(share), run_time=0.8)  # read as the voice reasons
+            self.when_said("Without position", FadeIn(share), run_time=0.8)  # read as the voice reasons
             self.when_said(
                 "weigh all alike", Circumscribe(self.position_bars, color=theme.WEIGHT), run_time=1.5
             )
@@ -351,13 +351,13 @@ class ProfilePanels(Mixin[KernelVariantsParameters]):
         return f"Level bars fill from the query back {n - 1} tokens: {n} keys, equal weight each."
 
     def linear_description(self) -> str:
-        """The linear curve: where it starts and where it peaks (not at cosine 1 when its map bends it)."""
+        """The linear curve: where it peaks (not at cosine 1: φ(q)·φ(k) is no function of the angle alone)."""
         similarity, content = self.profiles.similarity, self.profiles.content
         linear = peak_scaled(content[LINEAR])
         top = float(similarity[np.argmax(linear)])
         softmax_top = float(similarity[np.argmax(content[SOFTMAX])])
         where = f"topping near cosine {top:.1f}" if top < softmax_top else f"peaking at cosine {top:g} too"
-        return f"Linear's curve, broader: {linear[0]:.1f} of its peak at the lowest cosine, {where}."
+        return f"Linear's curve, broader, {where}: its features see more than the angle."
 
     def priors_description(self) -> str:
         """The window's slots, then ALiBi's decay, as the position panel draws them."""

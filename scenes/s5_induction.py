@@ -227,8 +227,8 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
         self.map_now, self.name_now = self.head_map(found.previous), self.head_name(layer, head)
         with self.beat(
             "decoder-previous",
-            f"Layer {layer + 1}, head {head + 1}, looks one token back, as head one did: on average "
-            f"{percent(score)} of each token's weight falls on the token before.",
+            f"Layer {layer + 1}, head {head + 1}, looks one token back, like our previous-token head: on "
+            f"average {percent(score)} of each token's weight falls there.",
             shows="Its map fills: a stripe just below the diagonal; stylised head one's beside it.",
         ):
             self.play(FadeIn(self.map_now), FadeIn(self.name_now), run_time=1.2)
@@ -239,7 +239,7 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
             last = len(self.chips) - 1  # the stripe: every query's weight on the token before it
             stripe = DashedLine(self.cell(1, 0), self.cell(last, last - 1), color=theme.KEY, stroke_width=2)
             self.head_one = self.stylised_head_one()
-            self.when_said("as head one", FadeIn(self.head_one), run_time=1.0)
+            self.when_said("like our previous-token", FadeIn(self.head_one), run_time=1.0)
             self.when_said("on average", Create(stripe), run_time=1.5)
             self.until_said("each token's")
             for row in walk[1:]:
@@ -264,8 +264,8 @@ class DecoderInduction(Mixin[HeadRoutingParameters]):
         stripe = VGroup(DashedLine(self.cell(n, 1), self.cell(2 * n - 1, n), color=theme.KEY, stroke_width=2))
         with self.beat(
             "decoder-induction",
-            f"Layer {layer + 1}, head {head + 1}, does something new: in the second copy, each token skips "
-            "to its earlier twin and looks at what followed it.",
+            f"Layer {layer + 1}, head {head + 1}, is new: in the second copy, each token finds its earlier "
+            "twin, then weighs the token that followed it.",
             shows="In second-copy rows, weight falls on the token after each earlier twin.",
         ):
             swap = (FadeOut(self.marks), FadeOut(self.map_now), FadeOut(self.head_one), FadeIn(new_map))

@@ -46,10 +46,10 @@ from scenes.s5_trained import TrainedHeads
 __all__ = ["HeadRouting"]
 
 HEAD_TEXT = (
-    "Head one looks one token back: with a later head, trained models copy what followed a token earlier.",
+    "Head one looks one token back.",
     "Head two routes by syntax: verbs look at their subjects, prepositions at their verbs.",
-    "Head three is positional: weight falls with distance, whatever the words.",
-    "Head four gathers each noun's determiners and adjectives.",
+    "Head three, positional: each word back roughly halves the weight.",
+    "Head four gathers modifiers, within each noun phrase.",
 )
 SHORT_NAMES = ("previous token", "syntax", "distance decay", "modifiers")
 MAP_SIZE = 2.55
@@ -147,8 +147,8 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
         self.show_decoder()
         with self.beat(
             "concatenate",
-            "Our four heads' outputs are concatenated; an output matrix, W O, mixes them for the next "
-            "layer: many summaries in parallel.",
+            "Our four heads' outputs are concatenated; an output matrix, W O, mixes them into one: many "
+            "summaries in parallel.",
             shows=self.concatenation_shows(),
         ):
             self.back_to_stylised()
@@ -208,7 +208,10 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
         row = self.heads.weights[h][i]
         where = {j: "itself" if j == i else f'"{texts[j]}"' for j in self.named_keys(h)}
         parts = [f"{100 * row[j]:.0f} percent on {place}" for j, place in where.items()]
-        return f'Here "{texts[i]}" puts ' + " and ".join(parts) + "."
+        word = f'"{texts[i]}"'
+        if list(texts).count(texts[i]) > 1 and i > 0:  # which "the": the one after its previous word
+            word = f'the {word} after "{texts[i - 1]}"'
+        return f"Here {word} puts " + " and ".join(parts) + "."
 
     def head_shows(self, h: int) -> str | Said:
         """The audio description of head h's beat: what its lines do that the narration does not say."""
@@ -224,7 +227,7 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
         if h == 2:
             back = max(int(np.count_nonzero(w[i, :i] >= LINE_SHARE)) for i in range(len(texts)))
             return f"Each word's weight roughly halves per word back; lines drawn only to {back} back."
-        return "Nouns and adjectives weigh their phrase's modifiers; other words look at themselves."
+        return "Nouns and adjectives weigh their phrase's earlier modifiers; other words, themselves."
 
     def concatenation_shows(self) -> str:
         """The audio description of the concatenation: what its width is made of, and the output's shape."""
@@ -307,9 +310,9 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
         """
         keeps = {
             1: ("all k, v", theme.WARNING, "syntax head"),
-            0: ("1 value", theme.VALUE, "previous value"),
+            0: ("1 value", theme.VALUE, "one value"),
             2: ("1 sum", theme.VALUE, "discounted sum"),
-            3: ("phrase sums", theme.VALUE, "phrase's sum"),
+            3: ("phrase sums", theme.VALUE, "sum per phrase"),
         }
         for h, (text, colour, cue) in keeps.items():
             tag = self.map_tags[h]  # at its band's centre; the band is 2.1 high, its shape written under it
@@ -353,5 +356,5 @@ class HeadRouting(TrainedHeads, DecoderInduction, LectureScene[HeadRoutingParame
             moves.append(tag.animate.move_to(top + 1.05 * DOWN))
         self.play(FadeIn(bands), *moves, run_time=1.2)
         self.fade_in(arrows, concat[1])
-        self.until_said("the next layer")
+        self.until_said("mixes them")
         self.fade_in(*chain[1:])

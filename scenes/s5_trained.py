@@ -44,8 +44,8 @@ from drawing.scorebar import ScoreBar
 from drawing.tiles import HeadTiles
 from drawing.tokens import Heatmap
 from drawing.widgets import label
-from scenes.base import SAID
-from scenes.s5_bank import BankPayoff
+from lecture.sections.s5_multihead import HeadRoutingParameters
+from scenes.base import SAID, Mixin
 
 __all__ = ["TrainedHeads", "genuine"]
 
@@ -87,7 +87,7 @@ class ModelView:
     caveat: Mobject
 
 
-class TrainedHeads(BankPayoff):
+class TrainedHeads(Mixin[HeadRoutingParameters]):
     """Mixin for section 5's scene: four beats that set measured heads beside the stylised ones."""
 
     if TYPE_CHECKING:  # provided by the scene that mixes this in
@@ -106,7 +106,7 @@ class TrainedHeads(BankPayoff):
         with self.beat(
             "trained",
             f"All {n_layers * n_heads} heads of a trained model, Mini L M, on this sentence; "
-            "unlike ours, it reads both ways.",
+            "unlike ours, each word sees words on both sides.",
             shows=f"{n_layers * n_heads} small maps, {n_layers} layers by {n_heads} heads; some a stripe, "
             "some a bright column.",
         ):
@@ -115,11 +115,10 @@ class TrainedHeads(BankPayoff):
             self.fade_in(image, layers, run_time=1.2)
             self.when_said("trained model", FadeIn(title, shift=0.2 * DOWN), run_time=1.0)
             self.when_said("on this sentence", Circumscribe(image, color=theme.MUTED), run_time=1.5)
-            self.until_said("both ways")
+            self.until_said("both sides")
             self.fade_in(view.caveat, run_time=1.0)
         self.measured_h1(found, view)
         self.measured_sink(found)
-        self.bank_settled()
         self.unmatched(found)
 
     def back_to_stylised(self) -> None:
@@ -185,7 +184,7 @@ class TrainedHeads(BankPayoff):
         tile = self.tile_box(view, found, match.layer, match.head)
         with self.beat(
             "trained-previous",
-            f"Layer {layer}, head {head}, is head one's pattern, measured: on average, over {percent} "
+            f"Layer {layer}, head {head}, is our previous-token head, measured: on average, over {percent} "
             "percent of a token's weight falls on the token before.",
             shows="Its map appears beside stylised H1; both show a stripe just below the diagonal.",
         ):
@@ -273,21 +272,16 @@ class TrainedHeads(BankPayoff):
         missing = [m for m in found.matches if not genuine(m)]
         if not missing:
             return
+        missing.sort(key=from_previous)  # the patterns no head shows first, then the previous-token head's
         names = [SHORT.get(m.stylised, m.name) for m in missing]
-        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
         row = VGroup(*(self.unmatched_card(m) for m in missing)).arrange(RIGHT, buff=0.7, aligned_edge=UP)
         title = VGroup(
             label("each pattern's best trained head", color=theme.TEXT),
             label("score: its weight on the pattern's targets, 0 to 1", small=True, color=theme.MUTED),
         ).arrange(DOWN, buff=0.12)  # fmt: skip
         VGroup(title, row).arrange(DOWN, buff=0.3).move_to([0, -0.12, 0])  # under the model's tag
-        scores = self.unmatched_scores(missing)
-        via = [SHORT.get(m.stylised, m.name) for m in missing if from_previous(m)]
-        from_it = f"; for {' and '.join(via)}, the previous-token head comes closest" if via else ""
         with self.beat(
-            "trained-none",
-            f"On this sentence, no trained head clearly shows {listed}{from_it}.",
-            shows=f"Score, weight on targets; {scores}.",
+            "trained-none", self.unmatched_narration(missing), shows=f"{self.unmatched_scores(missing)}."
         ):
             self.play(FadeOut(self.shown), run_time=0.6)
             self.fade_in(title, run_time=1.0)
@@ -296,30 +290,52 @@ class TrainedHeads(BankPayoff):
         self.shown = VGroup(title, row)
 
     @staticmethod
-    def unmatched_scores(missing: list[HeadMatch]) -> str:
-        """The cards' best scores for the ear, after the pass mark: the previous-token head's first.
+    def unmatched_narration(missing: list[HeadMatch]) -> str:
+        """Why no trained head shows these patterns: those no head shows, then the previous-token head's.
 
-        A pattern that passes only through the previous-token head says so, as its card does: the
-        narration has just said no head clearly shows it.
+        A pattern whose best head is the previous-token head is one whose targets often sit one word
+        back; its score, on either side of the mark, is that head's pattern, not its own.
         """
 
-        def said(m: HeadMatch) -> str:
-            via = " via previous-token head" if m.matched and from_previous(m) else ""
-            return f"{ON_SCREEN[m.stylised]} {best_score(m)}{via}"
+        def listed(matches: list[HeadMatch], last: str) -> str:
+            names = [SHORT.get(m.stylised, m.name) for m in matches]
+            return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {last} " + names[-1]
 
-        ordered = sorted(missing, key=lambda m: not from_previous(m))  # stable: the cards' order otherwise
-        return f"{MATCH_THRESHOLD:g} passes: " + "; ".join(said(m) for m in ordered)
+        via = [m for m in missing if from_previous(m)]
+        rest = [m for m in missing if not from_previous(m)]
+        none = f"no trained head clearly shows {listed(rest, 'or')}" if rest else ""
+        if not via:
+            return f"Here, {none}."
+        back = f"many targets of {listed(via, 'and')} sit one word back, so the previous-token head "
+        back += "scores best"
+        return f"Here, {none}; {back}." if rest else f"Here, {back}."
+
+    @staticmethod
+    def unmatched_scores(missing: list[HeadMatch]) -> str:
+        """The cards' best scores for the ear: the previous-token head's first, then the rest, under the mark.
+
+        Patterns whose best head is the previous-token head are named together, as their cards say: a
+        score of that head on either side of the mark shows the previous-token pattern, not theirs.
+        """
+
+        def said(matches: list[HeadMatch]) -> str:
+            return ", ".join(f"{ON_SCREEN[m.stylised]} {best_score(m)}" for m in matches)
+
+        via = [m for m in missing if from_previous(m)]
+        rest = [m for m in missing if not from_previous(m)]
+        parts = [f"Previous-token head: {said(via)}"] if via else []
+        if rest:
+            listed = f"{said(rest)}, under {MATCH_THRESHOLD:g}"
+            parts.append(listed[:1].upper() + listed[1:])
+        return "Best scores. " + ". ".join(parts)
 
     @staticmethod
     def why_unmatched(match: HeadMatch) -> tuple[str, ...]:
-        """Why a pattern's best head is no match, as lines: the threshold, the previous-token head or both."""
+        """Why a pattern's best head is no match, as lines: under the mark, or the previous-token head."""
         if not from_previous(match):
             under = f"under {MATCH_THRESHOLD:g}"
             return (under, "(an overlap)") if match.stylised == "H3" else (under,)
-        return (
-            "only via the" if match.matched else f"under {MATCH_THRESHOLD:g}, from the",
-            "previous-token head",
-        )
+        return ("only via the", "previous-token head")  # the head is another pattern's, on either side
 
     def unmatched_card(self, match: HeadMatch) -> VGroup:
         """One stylised head's map, its name, and the best measured score (or why its match is none)."""

@@ -69,15 +69,15 @@ class KVCacheGrowth(RealDecoder, SyntaxPointer, WhyRawCache, DecodingCaches, Lec
         self.collapse_uniform_head()
         with self.beat(
             "subject-pointer",
-            "The syntax head is harder to fold. In the cat that the dogs chased slept, chased looks back at "
-            "dogs; slept looks past, to cat.",
+            "The syntax head resists folding. Take: the cat that the dogs chased slept. There, chased looks "
+            "back at dogs; slept looks past them, to cat.",
             shows=self.pointer_shows(),
         ):
             self.show_pointer()
         with self.beat(
             "no-one-slot",
-            "A slot for the latest noun, dogs, misses cat: a query may want any past entry, so every entry "
-            "stays.",
+            "A slot for the latest noun, dogs, misses cat; with clauses nested, any number of earlier nouns "
+            "may still be wanted, so every entry stays.",
             shows="A latest-noun slot around dogs is crossed out; every cached column flashes.",
         ):
             self.no_one_slot()
@@ -176,7 +176,7 @@ class KVCacheGrowth(RealDecoder, SyntaxPointer, WhyRawCache, DecodingCaches, Lec
         with self.beat(
             "window-of-one",
             "An ideal previous-token head needs only the previous value, a one-slot window, "
-            "so it folds too; ours puts a little weight elsewhere.",
+            "so it folds too; our stylised one puts a little weight elsewhere.",
             shows=SAID,
         ):
             self.play(Indicate(VGroup(*self.columns[1]), color=theme.VALUE, scale_factor=1.1), run_time=1.5)

@@ -140,7 +140,7 @@ class SyntaxPointer(Mixin[KVCacheParameters]):
         cross = Cross(slot, stroke_color=theme.WARNING, stroke_width=6)
         needed = int(np.argmax(weights[1]))
         self.when_said("misses", Create(cross), Indicate(words[needed], color=theme.QUERY), run_time=1.2)
-        self.when_said("may want", Indicate(words[second], color=theme.QUERY), run_time=1.2)
+        self.when_said("may still", Indicate(words[second], color=theme.QUERY), run_time=1.2)
         cache = SurroundingRectangle(cols, color=theme.KEY, buff=0.12, stroke_width=6)
         self.when_said("every entry", FadeOut(VGroup(slot, name, cross)), Create(cache), run_time=1.2)
         self.hold(self.speech_left())

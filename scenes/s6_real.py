@@ -233,8 +233,8 @@ class RealDecoder(CachedDecoding):
         evicted = self.cache_line("the first token is evicted", theme.WARNING)
         with self.beat(
             "window",
-            f"Keep only the last {nll.window} tokens, evicting the first: perplexity, the effective number "
-            f"of equally likely next tokens, jumps from {full} to {windowed}.",
+            f"On prose, keep the last {nll.window} tokens, evicting the first: perplexity, the "
+            f"effective count of equally likely next tokens, jumps from {full} to {windowed}.",
             shows=f"Loss in nats, minus natural-log probability: {nats(nll.full)} full, {nats(nll.windowed)} "
             f"last {nll.window}; perplexity, e to loss.",
         ):
@@ -258,8 +258,8 @@ class RealDecoder(CachedDecoding):
         source.next_to(note, DOWN, buff=0.2, aligned_edge=LEFT)
         with self.beat(
             "sink-window",
-            f"Keep the first {nll.sinks} too, as sinks: it falls back most of the way, to {with_sinks}, as "
-            "the Streaming L L M paper found.",
+            f"Keep the first {nll.sinks} too, as sinks: it falls back to {with_sinks}, as the Streaming "
+            "L L M paper found.",
             shows=f"A third bar, {nats(nll.with_sinks)} nats. Caveat: ours keeps positions; Streaming L L M "
             "renumbers them.",
         ):

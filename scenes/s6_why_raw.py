@@ -85,8 +85,8 @@ class WhyRawCache(Mixin[KVCacheParameters]):
             self.play(ReplacementTransform(first, eq[0]), FadeIn(eq[1:]), FadeIn(softmax[-1]), run_time=1.0)
         with self.beat(
             "every-power",
-            "Expanded, every power of q dot k appears; power n needs degree n features no other power "
-            "supplies: no finite list suffices.",
+            "Every power of q dot k appears, power n with d to the n features; distinct keys' exponentials "
+            "are linearly independent: no finite list suffices.",
             shows="Series beneath: at d 2, term n drawn with 2 to the n feature cells.",
         ):
             self.expand_kernel(softmax[-1])
@@ -143,7 +143,7 @@ class WhyRawCache(Mixin[KVCacheParameters]):
             )
         )
         self.play(FadeOut(note), FadeIn(series[0]), run_time=0.6)
-        self.until_said("every power")
+        self.until_said("Every power")
         for k in range(1, 4):
             self.play(FadeIn(series[k]), run_time=0.5)
         cells = self.feature_cells(counts)

@@ -106,7 +106,7 @@ class AdaptiveSufficiency(LectureScene):
             self.when_said("adaptive sufficient", circled, run_time=1.5)
         with self.beat(
             "regression",
-            "As kernel regression, it explains the weighted sum: a Nadaraya Watson average, with a "
+            "Kernel regression explains attention's weighted sum: a Nadaraya Watson average, with a "
             "learned similarity.",
             shows=f"{self.regression_data()[0].size} points descend left to right; "
             "learned and Gaussian kernel curves both follow them.",
@@ -114,8 +114,8 @@ class AdaptiveSufficiency(LectureScene):
             self.show_card(self.regression_card())
         with self.beat(
             "entropy",
-            "As section three's entropy-regularised retrieval, it explains why the weights are a softmax: "
-            "be relevant, not overconfident.",
+            "Section three's entropy-regularised retrieval explains why its weights are a softmax: be "
+            "relevant, not overconfident.",
             shows=self.entropy_description(),
         ):
             self.show_card(self.entropy_card())

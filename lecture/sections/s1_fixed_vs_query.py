@@ -34,7 +34,7 @@ def _query_moves(_p: FixedVsQueryParameters) -> Question:
         "The kernel's and attention's: both weights are functions of the query, so they shift as it "
         "moves, attention's not always onto the nearest point. The mean's stay at 1/N.",
         "Pause and predict: the query moves to the right. Which methods' weights move with it?",
-        "As the query crosses, the mean's weights never change. Kernel and attention weights follow it: "
+        "As the query moves right, the mean's weights never change. Kernel and attention weights follow it: "
         "each query gets its own weighted summary.",
         (
             Option(

@@ -37,17 +37,17 @@ def questions(_p: HeadRoutingParameters) -> list[Question]:
     """Which heads fold into a fixed-size summary, and what two heads with one W_Q and W_K share."""
     return [
         Question(
-            "In general, which of the four stylised heads could replace all past keys and values by one "
-            "fixed-size summary while decoding?",
+            "In general, for any sentence read word by word, which of the four stylised heads could replace "
+            "all past keys and values by one fixed-size summary?",
             "Head one, ideally: it needs only the previous value, a one-slot window. And head three: "
             "its geometric decay folds into a running sum, shrunk by the same factor each step. And head "
             "four: a noun's determiners and adjectives come before it in its phrase, so a sum reset at "
             "each phrase holds them. The syntax head's target may be any earlier noun, known only when its "
             "query arrives, so its memory grows with the sentence.",
-            "Pause and predict: a decoder keeps every past key and value. Which of these heads could, in "
-            "general, trade them for one fixed-size summary?",
-            "All but the syntax head, ideally: one keeps the previous value; three's geometric decay, a "
-            "discounted sum; four, its phrase's sum.",
+            "Pause and predict: reading word by word, which of our four built heads could, for any sentence, "
+            "keep one fixed-size summary instead of every word?",
+            "All but the syntax head: the previous-token head keeps one value; distance decay, one "
+            "discounted sum; modifiers, one sum per phrase.",
             (
                 Option(
                     "Only the previous-token head",

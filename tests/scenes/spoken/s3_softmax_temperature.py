@@ -85,7 +85,7 @@ def summary() -> list[str]:
 
 
 EXPECTED = {
-    "retrieval": lambda: [str(len(SCORES))],
+    "retrieval": lambda: [str(len(SCORES)), "2"],  # the model's name, SmolLM2, said "Smol L M 2"
     "retrieval.description": lambda: [str(n) for n in SCORE_HEAD],  # tests/attnmath/test_decoder.py checks it
     "argmax": lambda: [f"{max(SCORES):g}"],
     "predict-answer": lambda: [f"{sum(SCORES) / len(SCORES):.3f}"],
@@ -94,6 +94,7 @@ EXPECTED = {
     # N numbered bars (a count), then the three highest scores' items (each named by its word too)
     "scores.description": lambda: [str(SCORES.size), *items(SCORES)],
     # the check temperature (a constant), then the optimiser's gap
+    "weights": lambda: [f"{CHECK:g}"],  # the optimiser's temperature, said
     "weights.description": lambda: [f"{CHECK:.2f}", *optimiser_gap()],
     "argmax.description": lambda: [
         f"{COLD:g}",  # the stop's temperature, a constant

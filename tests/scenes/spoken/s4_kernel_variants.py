@@ -65,9 +65,8 @@ def content_linear() -> list[str]:
     """
     r = 1.0 / math.sqrt(P.tau_path[0])
     a = r + 1.0
-    start = (a * math.exp(-r) + 1.0) / (a + 1.0 + math.sqrt(1.0 + a * a) * r)
     top = a / math.sqrt(1.0 + a * a)  # below 1 for every tau: "topping near cosine ..."
-    return [f"{start:.1f}", f"{top:.1f}"]
+    return [f"{top:.1f}"]
 
 
 def position_row_description() -> list[str]:

@@ -87,31 +87,6 @@ def trained_sink() -> list[str]:
     return [str(layer + 1), str(head + 1), f"{100 * score:.0f}"]
 
 
-def bank_weights(words: list[str], cue: str) -> list[list[list[float]]]:
-    """Every layer's and head's weight from "bank" onto ``cue`` (each word one piece here), as lists."""
-    run = encode_words(words)
-    tokens = list(run.tokens)
-    bank, at = tokens.index("bank"), tokens.index(cue)
-    return [[rows[bank][at] for rows in heads] for heads in run.attention.tolist()]
-
-
-def trained_bank() -> list[str]:
-    """The head with the most of "bank"'s weight on "loan", by a naive loop; the median head's share."""
-    words = ["she", "took", "a", "loan", "from", "the", "bank"]  # the opening's second sentence, as said
-    shares = bank_weights(words, "loan")
-    share, layer, head = max((w, layer, head) for layer, ws in enumerate(shares) for head, w in enumerate(ws))
-    flat = sorted(w for ws in shares for w in ws)
-    typical = (flat[len(flat) // 2 - 1] + flat[len(flat) // 2]) / 2  # 72 heads: the middle two
-    return [str(layer + 1), str(head + 1), f"{100 * share:.0f}", f"{100 * typical:.0f}"]
-
-
-def trained_river() -> list[str]:
-    """The loan sentence's best head, in the river sentence: its share of "bank"'s weight on "river"."""
-    layer, head = (int(x) - 1 for x in trained_bank()[:2])
-    share = bank_weights(["she", "sat", "on", "the", "river", "bank"], "river")[layer][head]
-    return [f"{100 * share:.0f}"]
-
-
 def decay_lines() -> list[str]:
     """Most earlier words one H3 row draws lines to: its causal row is e^(-decay (i - j)) over j <= i."""
     decay = STYLISED["decay"]
@@ -299,12 +274,10 @@ EXPECTED = {
     "trained": lambda: [str(6 * 12)],
     "trained-previous": trained_previous,
     "trained-sink": trained_sink,
-    "trained-bank": trained_bank,
-    "trained-river": trained_river,
     "trained-none": lambda: [],
     "head-3.description": decay_lines,
     "trained.description": lambda: [str(MINILM[0] * MINILM[1]), str(MINILM[0]), str(MINILM[1])],
-    "trained-none.description": lambda: [f"{THRESHOLD:g}", *trained_none()],
+    "trained-none.description": lambda: [*trained_none(), f"{THRESHOLD:g}"],  # the mark after the rest
     "concatenate.description": concatenation,
     "decoder": decoder_reads,
     "decoder-tokens": decoder_tokens,
