@@ -36,8 +36,8 @@ ERROR_BAR = 2.0
 """The longest error bar's length (scene units): the largest error the section shows."""
 BAR_GAP = 0.15
 """Space between an error's text and its bar."""
-PLOTS = ("best Gaussian", "learned")
-"""The errors' names under the kernel's and the learned plot."""
+PLOTS = ("kernel", "attention")
+"""The errors' names under the kernel's and attention's plot, as the narration calls them."""
 LEARNED = ("tuned on", "fresh")
 """The learned similarity's two errors: the leave-one-out error it was tuned on, and the fresh one."""
 

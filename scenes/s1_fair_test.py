@@ -83,17 +83,19 @@ class FairComparison(ErrorsLine):
             "fitted",
             f"Both tuned on these {self.x.size} points, each predicted from the rest: attention's family, "
             f"containing every Gaussian, has lower squared error, {a_loo} against the kernel's {g_loo}.",
-            shows=f"Lines join each point to its prediction from the rest; errors: learned {a_loo}, "
-            f"Gaussian {g_loo}.",
+            shows=f"Lines join each point to its prediction from the rest; errors: attention {a_loo}, "
+            f"kernel {g_loo}.",
         ):
             row = self.errors_row("leave-one-out mean squared error, both tuned on it", self.loo)
             self.play(self.replace_row(row, FadeIn(row.header)), run_time=1.0)
             self.loo_shown = self.loo_errors((1, 2))  # the fresh points replace them
             self.when_said("each predicted", Create(self.loo_shown), run_time=1.8)
             self.when_said("containing every", self.gaussian_in_learned(), run_time=1.5)
-            grow = row.grow()  # attention's bar as its error is said, then the kernel's
-            self.when_said("has lower", FadeIn(row.names), grow[1], run_time=1.2)
-            self.when_said("the kernel's", grow[0], run_time=1.2)
+            named = Indicate(row.header, color=theme.TEXT, scale_factor=1.05)  # the measure, as it is said
+            self.when_said("squared error", named, run_time=1.0)
+            grow = row.grow()  # attention's name and bar as its error is said, then the kernel's
+            self.when_said(a_loo, FadeIn(row.names[1]), grow[1], run_time=1.2)
+            self.when_said("the kernel's", FadeIn(row.names[0]), grow[0], run_time=1.2)
 
     def fresh_errors(self) -> None:
         """Beat: fresh points judge both; each error is said as its gaps are drawn and its bar grows."""
@@ -102,8 +104,8 @@ class FairComparison(ErrorsLine):
             "held-out",
             f"On {self.n_fresh} fresh points, each predicted from the {self.x.size}, "
             f"the kernel's error is {g_new}; attention's, {a_new}.",
-            shows="Fresh points; grey error lines, shorter for "
-            f"{'Gaussian' if self.held_out[0] < self.held_out[1] else 'learned'}; even the true sine errs "
+            shows="Fresh points; grey error lines, shorter for the "
+            f"{'kernel' if self.held_out[0] < self.held_out[1] else 'attention'}; even a perfect curve errs "
             f"{noise_floor(*self.fresh):.3f}.",
         ):
             self.show_fresh_points()
@@ -136,7 +138,7 @@ class FairComparison(ErrorsLine):
                 "noise",
                 "Dashed, the sine the points were drawn from: the learned curve bends to their noise; the "
                 "kernel's stays near it.",
-                shows="Shaded gaps from the sine: wide for learned, its curve flagged; slim for kernel.",
+                shows="Shaded gaps from the sine: wide for attention's curve, slim for the kernel's.",
             ):
                 self.show_truth()
                 self.show_noise()
@@ -167,7 +169,7 @@ class FairComparison(ErrorsLine):
         if self.held_out[1] < self.held_out[0]:
             return SAID  # attention's curve only flashes as the voice names the learned similarity
         tuned, fresh = sig2(self.loo[1]), sig2(self.held_out[1])
-        return f"Learned's errors: {tuned} on its own points, {fresh} on fresh ones; kernel's plot dims."
+        return f"Attention's errors: {tuned} on its own points, {fresh} on fresh ones."
 
     def overfit_narration(self) -> str:
         """What the fresh points say, whichever way they came out.

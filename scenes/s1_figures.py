@@ -290,8 +290,11 @@ class MethodFigures(Mixin[FixedVsQueryParameters]):
         copies = [d.copy() for d in self.figures[0][0][1]]
         return LaggedStart(*(FadeOut(c, target_position=tick.get_center()) for c in copies), lag_ratio=0.08)
 
-    def predict(self, k: int) -> None:
-        """Method ``k``'s prediction drawn left to right, finishing as the words do."""
-        self.hold(max(self.speech_left() - 3.0, 0.0))
+    def predict(self, k: int, at: str | None = None) -> None:
+        """Method ``k``'s prediction drawn left to right, finishing as the words do (or from ``at``)."""
+        if at is None:
+            self.hold(max(self.speech_left() - 3.0, 0.0))
+        else:
+            self.until_said(at)
         self.play(Create(self.figures[k][0][2]), run_time=min(2.5, max(self.speech_left(), 1.5)))
         self.add(self.figures[k][0])

@@ -84,12 +84,11 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
             shows=f"Attention's fit, {self.curve_phrase(2)}, follows the dots.",
         ):
             self.present(2)
-            self.predict(2)
+            self.predict(2, at="x squared")  # drawn as the voice builds it, not after a long hold
         with self.beat(
             "query-arrives",
             "A query, q, arrives in orange. The yellow bars are each method's weights on the points.",
-            shows=f"Query at {where(self.query_path[0])}; attention's weight lies "
-            f"{self.weight_phrase(2, self.query_path[0])}.",
+            shows=self.arrival_description(self.query_path[0]),
         ):
             self.show_weights()
         self.pause_and_predict(self.question(), self.query_moves_right, shows=self.answer_description())
@@ -173,17 +172,18 @@ class FixedVsQueryWeights(MovingQuery, FairComparison, LectureScene[FixedVsQuery
         return "a staircase" if stepped else "a smooth curve"
 
     def weight_phrase(self, k: int, q: float) -> str:
-        """Where method ``k`` puts its weight at query ``q``: on the nearest point, or spread."""
+        """Where method ``k`` puts its weight at query ``q``, briefly: on one point, or spread."""
         w = self.weights(np.array([q]))[k][0]
         top = int(np.argmax(w))
-        nearest = np.argsort(np.abs(self.x - q))
-        rank = nearest.tolist().index(top)  # 0: the point nearest the query
-        target = ("the nearest point", "the second-nearest point")[rank] if rank < 2 else "one point"
-        if w[top] > 0.8:
-            return f"almost all on {target}"
+        rank = np.argsort(np.abs(self.x - q)).tolist().index(top)  # 0: the point nearest the query
         if w[top] > 0.5:
-            return f"mostly on {target}"
-        return "spread over nearby points" if rank < 2 else "spread over several points"
+            return f"on the {('nearest', 'second-nearest')[rank]}" if rank < 2 else "on one point"
+        return "spread near q" if rank < 2 else "spread wide"
+
+    def arrival_description(self, q: float) -> str:
+        """The three methods' weights at the query's first place: the question asks how they move."""
+        kernel, attention = self.weight_phrase(1, q), self.weight_phrase(2, q)
+        return f"At {where(q)}: mean's bars equal; kernel's {kernel}; attention's {attention}."
 
     def answer_description(self) -> str:
         """The answer's sweep: the mean's bars hold as q crosses; the peaks only when they fail to follow."""

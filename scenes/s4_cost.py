@@ -75,7 +75,7 @@ class MeasuredCost(Mixin[KernelVariantsParameters]):
             f"linear attention's about as N, slope {data['linear_exponent']:.1f}: at about "
             f"{n_last / 1000:.0f} thousand tokens, {speedup:.0f} times faster on our machine, "
             "computing blunter weights.",
-            shows="The linear line climbs gently below; the shaded gap widens with N; note: blunter weights.",
+            shows="The linear line climbs gently below softmax's; the shaded gap between widens with N.",
         ):
             self.play(Create(lin[0]), FadeIn(lin[1]), run_time=2.5)
             self.until_said("at about")

@@ -44,8 +44,7 @@ class KernelVariants(
         self.pause_and_predict(
             self.question(),
             self.flatten_prior,
-            shows="The prior flattens; the weights take the content bars' exact shape; "
-            "then ALiBi's prior returns.",
+            shows="The prior flattens; the weights take the content bars' exact shape.",
             ends_section=True,
         )
 

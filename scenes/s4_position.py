@@ -123,7 +123,7 @@ class PositionPrior(Mixin[KernelVariantsParameters]):
         outcome = f"{names[top]} still towers"
         if top != content_top:
             outcome = f"{names[top]} towers over {names[content_top]}"
-        return f"Prior bars climb toward the query, {names[-1]}; times the content, {outcome}."
+        return f"Our sentence: prior bars climb toward the query, {names[-1]}; times content, {outcome}."
 
     def flatten_prior(self, spoken: Spoken) -> None:
         """The answer: every bias zero, a flat prior, the content's weights; then ALiBi's prior again."""
