@@ -289,10 +289,14 @@ class KernelRegressionCollapse(SoftmaxForm, LectureScene[KernelRegressionParamet
             cells = self.nearest_cells()
             self.when_said("step function", FadeIn(cells), run_time=1.0)
             self.truth = dashed_curve(self.axes, self.xs, sine(self.xs), width=5, dashes=40, ratio=0.7)
+            self.hold(1.0)
+            draws = in_turn(self.dots, color=theme.VALUE, scale=1.6, lag=0.05)  # the noisy samples
+            self.when_said("noisy draws", draws, run_time=1.5)
             self.when_said("right on average", Create(self.truth), run_time=1.5)
             jagged = self.curves[self.index()]  # its gap from the curve: the noise it copies
             self.spread = band(self.axes, self.xs, jagged, sine(self.xs), color=theme.WARNING, opacity=0.45)
-            self.when_said("copies", FadeIn(self.spread.set_z_index(-2)), FadeOut(cells), run_time=1.5)
+            self.when_said("low bias", FadeOut(cells), run_time=1.0)  # the strips go; the noise stays
+            self.when_said("copies", FadeIn(self.spread.set_z_index(-2)), run_time=1.5)
         self.pause_and_predict(self.question(), self.widest_bandwidth, shows=self.widest_shows())
         with self.beat(
             "huge-bandwidth",

@@ -256,7 +256,11 @@ class SoftmaxDerivation(Mixin[TemperatureParameters]):
         )  # fmt: skip
         leaving = (self.score_panel, self.score_source, self.score_note)
         self.steps.start(self.constraint, objective, *(FadeOut(m) for m in leaving))  # it rises to the top
+        self.when_said("objective, J", Indicate(objective[0], color=theme.TEXT), run_time=1.0)
         self.steps.mark((((2,), (7,)), "the average score under a", theme.SCORE), at="E a of s")
+        self.hold(max(0.0, min(1.0, self.speech_left() - 1.2)))
+        averaged = Indicate(VGroup(objective[2], objective[7]), color=theme.SCORE)  # its two ways of writing
+        self.play(averaged, run_time=1.2)
 
     def uniqueness(self) -> VGroup:
         """The argument for uniqueness, one line per fact, beside the simplex that pictures it."""

@@ -21,6 +21,7 @@ from manim import (
     FadeIn,
     FadeOut,
     Indicate,
+    LaggedStart,
     SurroundingRectangle,
     VGroup,
 )
@@ -140,6 +141,9 @@ class SyntaxPointer(Mixin[KVCacheParameters]):
         cross = Cross(slot, stroke_color=theme.WARNING, stroke_width=6)
         needed = int(np.argmax(weights[1]))
         self.when_said("misses", Create(cross), Indicate(words[needed], color=theme.QUERY), run_time=1.2)
+        nouns = [VGroup(cols[i], words[i]) for i, t in enumerate(toks[:second]) if t.pos == "NOUN"]
+        earlier = LaggedStart(*(Indicate(n, color=theme.KEY) for n in nouns), lag_ratio=0.5)  # all wanted
+        self.when_said("earlier nouns", earlier, run_time=1.5)
         self.when_said("may still", Indicate(words[second], color=theme.QUERY), run_time=1.2)
         cache = SurroundingRectangle(cols, color=theme.KEY, buff=0.12, stroke_width=6)
         self.when_said("every entry", FadeOut(VGroup(slot, name, cross)), Create(cache), run_time=1.2)

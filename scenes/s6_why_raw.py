@@ -28,6 +28,7 @@ from manim import (
     Rectangle,
     ReplacementTransform,
     Square,
+    SurroundingRectangle,
     Transform,
     VGroup,
     Write,
@@ -150,10 +151,13 @@ class WhyRawCache(Mixin[KVCacheParameters]):
         self.until_said("power n")
         grown = (FadeIn(VGroup(c, f), shift=0.1 * UP) for c, f in zip(counts, cells[0], strict=True))
         self.play(LaggedStart(*grown, lag_ratio=0.4), FadeIn(cells[1]), run_time=1.5)
+        self.when_said("distinct keys", Circumscribe(series, color=theme.KEY), run_time=1.2)  # the terms
+        endless = SurroundingRectangle(series, color=theme.WARNING, buff=0.1, stroke_width=5)  # in "cannot"
+        self.when_said("linearly", Create(endless), run_time=1.0)  # the series no finite list can hold
         self.until_said("no finite")
         self.play(FadeIn(series[4]), Circumscribe(series[4], color=theme.WARNING), run_time=1.2)
         self.hold(self.speech_left())
-        self.play(FadeOut(VGroup(series, counts, cells)), FadeIn(note), run_time=0.6)
+        self.play(FadeOut(VGroup(series, counts, cells, endless)), FadeIn(note), run_time=0.6)
 
     @staticmethod
     def feature_cells(counts: VGroup) -> VGroup:
