@@ -28,7 +28,6 @@ from manim import (
     Rectangle,
     ReplacementTransform,
     Square,
-    SurroundingRectangle,
     Transform,
     VGroup,
     Write,
@@ -152,7 +151,8 @@ class WhyRawCache(Mixin[KVCacheParameters]):
         grown = (FadeIn(VGroup(c, f), shift=0.1 * UP) for c, f in zip(counts, cells[0], strict=True))
         self.play(LaggedStart(*grown, lag_ratio=0.4), FadeIn(cells[1]), run_time=1.5)
         self.when_said("distinct keys", Circumscribe(series, color=theme.KEY), run_time=1.2)  # the terms
-        endless = SurroundingRectangle(series, color=theme.WARNING, buff=0.1, stroke_width=5)  # in "cannot"
+        endless = Rectangle(width=series.width + 0.3, height=series.height + 0.06, color=theme.WARNING)
+        endless.set_stroke(width=4).move_to(series)  # in "cannot"; clear of the counts just under the series
         self.when_said("linearly", Create(endless), run_time=1.0)  # the series no finite list can hold
         self.until_said("no finite")
         self.play(FadeIn(series[4]), Circumscribe(series[4], color=theme.WARNING), run_time=1.2)
