@@ -73,6 +73,11 @@ def from_previous(match: HeadMatch) -> bool:
     return match.stylised != "H1" and match.previous >= MATCH_THRESHOLD
 
 
+def by_source(matches: list[HeadMatch]) -> tuple[list[HeadMatch], list[HeadMatch]]:
+    """(patterns under the mark on their own, patterns whose best head is the previous-token head)."""
+    return [m for m in matches if not from_previous(m)], [m for m in matches if from_previous(m)]
+
+
 def genuine(match: HeadMatch) -> bool:
     """A match shown on the head's own merit: H1, or a pattern its previous-token score leaves unexplained."""
     return match.matched and (match.stylised == "H1" or match.previous < MATCH_THRESHOLD)
@@ -301,14 +306,12 @@ class TrainedHeads(Mixin[HeadRoutingParameters]):
             names = [SHORT.get(m.stylised, m.name) for m in matches]
             return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {last} " + names[-1]
 
-        via = [m for m in missing if from_previous(m)]
-        rest = [m for m in missing if not from_previous(m)]
-        none = f"no trained head clearly shows {listed(rest, 'or')}" if rest else ""
-        if not via:
-            return f"Here, {none}."
-        back = f"many targets of {listed(via, 'and')} sit one word back, so the previous-token head "
-        back += "scores best"
-        return f"Here, {none}; {back}." if rest else f"Here, {back}."
+        rest, via = by_source(missing)
+        clauses = [f"no trained head clearly shows {listed(rest, 'or')}"] if rest else []
+        if via:
+            clauses.append(f"many targets of {listed(via, 'and')} sit one word back, so the previous-token "
+                           "head scores best")  # fmt: skip
+        return f"Here, {'; '.join(clauses)}."
 
     @staticmethod
     def unmatched_scores(missing: list[HeadMatch]) -> str:
@@ -321,8 +324,7 @@ class TrainedHeads(Mixin[HeadRoutingParameters]):
         def said(matches: list[HeadMatch]) -> str:
             return ", ".join(f"{ON_SCREEN[m.stylised]} {best_score(m)}" for m in matches)
 
-        via = [m for m in missing if from_previous(m)]
-        rest = [m for m in missing if not from_previous(m)]
+        rest, via = by_source(missing)
         parts = [f"Previous-token head: {said(via)}"] if via else []
         if rest:
             listed = f"{said(rest)}, under {MATCH_THRESHOLD:g}"
